@@ -9,12 +9,19 @@ import sys
 from pathlib import Path
 
 from autograder import paths
+from autograder.config import ConfigError, load_rubric
 from autograder.exercises import MarkerError, check_exercises, write_exercises
+from autograder.goldens.compute import KitError
+from autograder.tasks import TASK_IDS
 
 EXAMPLES = """\
 examples:
-  autograder exercises            write exercises/ from solutions/
-  autograder exercises --check    exit 1 if exercises/ is out of date
+  autograder check                      check the micrograd/ in this folder (public cases)
+  autograder check my_work/ --task mul  only the mul task
+  autograder check --format json        the same, as JSON
+  autograder grade alice.zip            one submission, public and hidden cases
+  autograder exercises                  write exercises/ from solutions/
+  autograder exercises --check          exit 1 if exercises/ is out of date
 """
 
 
@@ -36,7 +43,84 @@ def _parser() -> argparse.ArgumentParser:
     ex.add_argument("--solutions", type=Path, default=paths.SOLUTIONS, help="default: %(default)s")
     ex.add_argument("--exercises", type=Path, default=paths.EXERCISES, help="default: %(default)s")
     ex.set_defaults(run=_exercises)
+
+    check = sub.add_parser("check", help="check a student's work on the public cases")
+    check.add_argument("path", nargs="?", type=Path, default=Path("."),
+                       help="a folder holding micrograd/ (or engine.py, nn.py, train.py), a .py or a .zip (default: .)")
+    _add_grading_flags(check)
+    check.set_defaults(run=_check, include_hidden=False)
+
+    grade = sub.add_parser("grade", help="grade one submission, or a class with --out")
+    grade.add_argument("path", type=Path, nargs="+",
+                       help="submissions: folders, .py, .ipynb, .zip, an LMS download, or a folder of them")
+    _add_grading_flags(grade)
+    grade.add_argument("--out", type=Path, help="grade a class: write gradebook, reports, feedback and summary here")
+    grade.add_argument("--workers", type=int, help="parallel submissions (default: the number of cores)")
+    grade.add_argument("--regrade", action="store_true", help="with --out: grade everything again, not only what is new")
+    grade.set_defaults(run=_grade, include_hidden=True)
+
+    handout = sub.add_parser("handout", help="write what students get into OUT (nothing hidden)")
+    handout.add_argument("out", type=Path, help="a new or empty folder")
+    handout.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    handout.set_defaults(run=_handout)
     return parser
+
+
+def _handout(args) -> int:
+    from autograder.handout import write_handout
+    from autograder.handout.write import HandoutError
+
+    try:
+        files = write_handout(args.out, rubric=load_rubric(args.config))
+    except (HandoutError, ConfigError) as err:
+        raise UsageError(str(err)) from None
+    print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
+    return 0
+
+
+def _add_grading_flags(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--task", action="append", choices=TASK_IDS, metavar="ID",
+                   help=f"only this task (repeatable): {', '.join(TASK_IDS)}")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    p.add_argument("--verbose", "-v", action="store_true", help="show every failing case")
+
+
+def _grade(args) -> int:
+    if args.out is None:
+        if len(args.path) > 1:
+            raise UsageError("several submissions need --out DIR for the gradebook and reports")
+        if args.workers is not None or args.regrade:
+            raise UsageError("--workers and --regrade go with --out DIR")
+        args.path = args.path[0]
+        return _check(args)
+    if args.task or args.format != "text":
+        raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
+    from autograder.batch.cli_batch import run_batch_command
+    try:
+        rubric = load_rubric(args.config)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric)
+
+
+def _check(args) -> int:
+    from autograder.grading import grade_path  # keeps `autograder exercises` light
+
+    if not args.path.exists():
+        raise UsageError(f"{args.path}: no such file or folder")
+    try:
+        rubric = load_rubric(args.config)
+        report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    if args.format == "json":
+        from autograder.report.json_report import render_json
+        sys.stdout.write(render_json(report))
+    else:
+        from autograder.report.text import print_report
+        print_report(report, verbose=args.verbose)
+    return report.exit_code
 
 
 def _exercises(args) -> int:
@@ -68,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except UsageError as err:
         print(f"autograder: {err}", file=sys.stderr)
+        return 2
+    except KitError as err:
+        print(f"autograder: internal error of the kit: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("autograder: interrupted", file=sys.stderr)

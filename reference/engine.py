@@ -112,9 +112,15 @@ class Value:
         out.label = ""
         return out
 
+    @property
     def _backward(self):
-        """Apply this node's local chain rule once: push self.grad to its children."""
-        self._bw(self)
+        """This node's local chain rule, as a callable: push self.grad to its children."""
+        return lambda: self._bw(self)
+
+    @_backward.setter
+    def _backward(self, fn):
+        # a hand-built node (a case program's) brings its own closure
+        self._bw = lambda node: fn()
 
     # -- arithmetic ---------------------------------------------------------
     def __add__(self, other):

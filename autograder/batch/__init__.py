@@ -1,0 +1,1 @@
+"""Batch grading: a class's submissions, from whatever an LMS download looks like."""

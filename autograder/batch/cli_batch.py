@@ -1,0 +1,92 @@
+"""`autograder grade PATH... --out DIR [--workers N] [--regrade]`: grade a class.
+
+Exit codes: 0 every submission was graded (however the students did), 1 some
+could not be graded (see the gradebook's error column), 2 bad input, 130 Ctrl-C
+(what was graded is kept; the same command resumes).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, BatchResult, grade_batch
+from autograder.batch.store import StoreError
+from autograder.batch.worker import GradeOne, grade_hidden
+from autograder.config import ConfigError, Rubric
+
+SHOW_ERRORS = 10
+
+
+def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, regrade: bool, rubric: Rubric,
+                      *, grade_one: GradeOne = grade_hidden, console: Console | None = None) -> int:
+    console = console or Console(highlight=False)
+    errors = Console(stderr=True, highlight=False)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        return _usage(errors, f"{out} is a file; --out needs a folder (new or from an earlier run)")
+    if workers is not None and workers < 1:
+        return _usage(errors, f"--workers must be at least 1, not {workers}")
+    try:
+        from autograder.batch.discover import discover
+
+        with tempfile.TemporaryDirectory(prefix="autograder-intake-") as workdir:
+            found = discover([Path(p) for p in paths], Path(workdir))
+            for problem in found.problems:
+                errors.print(f"[yellow]note:[/yellow] {escape(problem)}", soft_wrap=True)
+            if not found.entries:
+                return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}")
+            errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
+            kwargs = {} if workers is None else {"workers": workers}
+            result = grade_batch(found.entries, out, rubric=rubric, regrade=regrade, grade_one=grade_one,
+                                 **kwargs)
+    except (BatchInputError, StoreError, ConfigError) as err:
+        return _usage(errors, str(err))
+    except BatchInterrupted:
+        return 130  # grade_batch said what is kept and how to resume
+    except KeyboardInterrupt:
+        errors.print(f"autograder: interrupted; run the same command again to finish "
+                     f"(what was graded is kept in {escape(str(out / STORE_NAME))})", soft_wrap=True)
+        return 130
+    _print_summary(console, result)
+    return 1 if result.ungradable else 0
+
+
+def _print_summary(console: Console, result: BatchResult) -> None:
+    s = result.written.summary
+    table = Table(title="Class summary", show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("submissions", f"{s['submissions']} ({result.graded} graded now, {result.reused} from before)")
+    table.add_row("graded", str(s["graded"]))
+    table.add_row("could not be graded", f"[red]{s['ungradable']}[/red]" if s["ungradable"] else "0")
+    table.add_row("mean score", f"{s['mean']:.4g} / {s['max_score']:g}" if s["mean"] is not None else "–")
+    console.print(table)
+    tasks = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for name in ("task", "pass rate", "passed"):
+        tasks.add_column(name, justify="left" if name == "task" else "right")
+    for t in s["tasks"]:
+        tasks.add_row(t["id"], f"{t['pass_rate']:.0%}", f"{t['passed']}/{s['submissions']}")
+    console.print(tasks)
+    for row in result.ungradable[:SHOW_ERRORS]:
+        console.print(f"[red]could not grade[/red] {escape(row.student)}: {escape(row.report.error or '')}")
+    if len(result.ungradable) > SHOW_ERRORS:
+        console.print(f"… and {len(result.ungradable) - SHOW_ERRORS} more: see the error column of the gradebook")
+    if result.retryable:
+        console.print(f"{len(result.retryable)} of them crashed the grading itself: "
+                      "run the same command again to retry them.")
+    w = result.written
+    for line in (f"\nWrote gradebook to {w.gradebook}",
+                 f"Wrote reports to {w.reports}{os.sep} and feedback pages to {w.feedback}{os.sep}",
+                 f"Wrote class summary to {w.summary_md}, {w.summary_json.name} and {w.histogram.name}"):
+        console.print(escape(line), soft_wrap=True)
+
+
+def _usage(errors: Console, message: str) -> int:
+    errors.print(f"autograder: {escape(message)}", soft_wrap=True)
+    return 2

@@ -1,0 +1,133 @@
+"""Turn what an instructor downloaded into a list of (student id, submission path).
+
+Each argument may be one submission (a folder holding micrograd/ or engine.py, a .py,
+.ipynb or .zip), a folder of submissions (each child is one), or an LMS download:
+Canvas (folder or zip), nbgrader (course root or submitted/), Gradescope export (folder
+or zip). Moodle's "<Full Name>_<id>_assignsubmission_file_" folders get "<Full Name>_<id>".
+Junk (.DS_Store, __MACOSX/, ...) and other files are skipped with a problem line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from autograder.batch import unzip
+from autograder.batch.entry import Discovery, Entry
+from autograder.batch.ids import sanitise, uniquify
+from autograder.batch.items import children, is_junk, is_one_submission, narrow, not_a_submission
+from autograder.batch.layouts import canvas, gradescope, nbgrader
+from autograder.batch.workspace import Workspace
+
+__all__ = ["Discovery", "Entry", "discover"]
+
+MOODLE = re.compile(r"^(?P<who>.+_\d+)_assign(?:ment)?submission_\w+?_?$")
+
+
+def discover(paths: list[Path], workdir: Path | None = None) -> Discovery:
+    """Entries sorted by student id (unique, safe as file names) and problem lines.
+
+    Canvas groups and LMS zips are assembled under <workdir>/intake (recreated on
+    each call); without a workdir, under a temporary folder named in Discovery.workdir.
+    """
+    ws = Workspace(workdir)
+    found: list[Entry] = []
+    problems: list[str] = []
+    for arg in paths:
+        _argument(Path(arg).absolute(), ws, found, problems)
+    entries = _finalise(found, problems)
+    problems = [" ".join(p.split()) for p in problems]
+    return Discovery(entries, problems, ws.root if ws.used else None)
+
+
+def _argument(arg: Path, ws: Workspace, found: list[Entry], problems: list[str]) -> None:
+    shown = arg.name or str(arg)
+    if not arg.exists():
+        problems.append(f"{arg}: no such file or folder")
+    elif arg.is_dir() and not is_junk(arg):
+        _folder(arg, shown, ws, found, problems)
+    elif arg.suffix.lower() == ".zip" and _is_lms_zip(arg):
+        dest = ws.new(f"unzipped/{sanitise(arg.stem)}")
+        try:
+            problems += unzip.extract(arg, dest)
+        except unzip.UnzipError as exc:
+            problems.append(str(exc))
+            return
+        while not _is_layout(dest) and len(kids := _kept(dest)) == 1 and kids[0].is_dir():
+            dest = kids[0]
+        _folder(dest, shown, ws, found, problems)
+    else:
+        _children([arg], None, found, problems)
+
+
+def _folder(folder: Path, shown: str, ws: Workspace, found: list[Entry], problems: list[str]) -> None:
+    if is_one_submission(folder):
+        found.append(Entry(folder.name, folder, "folder", False, folder.name))
+    elif gradescope.looks_like(folder):
+        entries, more = gradescope.find(folder, shown)
+        found += entries
+        problems += more
+    elif (submitted := nbgrader.submitted_dir(folder)) is not None:
+        entries, more = nbgrader.find(submitted, f"{shown}/submitted" if submitted != folder else shown)
+        found += entries
+        problems += more
+    elif canvas.looks_like([p.name for p in children(folder)]):
+        entries, more, rest = canvas.find(folder, ws, shown)
+        found += entries
+        problems += more
+        _children(rest, shown, found, problems)
+    else:
+        _children(children(folder), shown, found, problems)
+
+
+def _children(items: list[Path], shown: str | None, found: list[Entry], problems: list[str]) -> None:
+    """Each item is one submission: a folder, .py, .ipynb or .zip; anything else is skipped."""
+    for item in items:
+        where = f"{shown}/{item.name}" if shown else str(item)
+        problem = not_a_submission(item, where)
+        if problem:
+            problems.append(problem)
+        elif item.is_dir():
+            moodle = MOODLE.match(item.name)
+            student = moodle["who"] if moodle else item.name
+            found.append(Entry(student, narrow(item), "folder", False, item.name))
+        else:
+            found.append(Entry(item.stem, item, "file", False, item.name))
+
+
+def _kept(folder: Path) -> list[Path]:
+    return [p for p in children(folder) if not is_junk(p)]
+
+
+def _is_layout(folder: Path) -> bool:
+    return (gradescope.looks_like(folder) or nbgrader.submitted_dir(folder) is not None
+            or canvas.looks_like([p.name for p in children(folder)]))
+
+
+def _is_lms_zip(path: Path) -> bool:
+    """A Canvas download, Gradescope export or Moodle download, rather than one student's zip."""
+    names = unzip.names(path)
+    top = {n.strip("/").split("/")[0] for n in names if not n.startswith("__MACOSX")}
+    if any(n.split("/")[-1] == gradescope.METADATA and n.count("/") <= 1 for n in names):
+        return True
+    if canvas.looks_like([n for n in names if "/" not in n.strip("/")]):
+        return True
+    moodle = [t for t in top if MOODLE.match(t)]
+    return bool(moodle) and 2 * len(moodle) >= len(top)
+
+
+def _finalise(found: list[Entry], problems: list[str]) -> list[Entry]:
+    """Sanitised, de-duplicated, unique ids in a deterministic (sorted) order."""
+    seen: set[tuple[str, Path]] = set()
+    unique: list[Entry] = []
+    for e in found:
+        key = (e.student, e.path.resolve())
+        if key in seen:
+            problems.append(f"{e.path}: given more than once; graded once")
+            continue
+        seen.add(key)
+        unique.append(replace(e, student=sanitise(e.student)))
+    unique.sort(key=lambda e: (e.student.casefold(), e.student, e.source, e.original, str(e.path)))
+    ids = uniquify([e.student for e in unique])
+    entries = [replace(e, student=s) for e, s in zip(unique, ids)]
+    return sorted(entries, key=lambda e: (e.student.casefold(), e.student))

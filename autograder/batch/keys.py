@@ -1,0 +1,80 @@
+"""What a stored grade depends on: the submission's bytes, the kit, the hidden seed, the rubric.
+
+A grade in the store is reused only when all four match, so editing a
+submission, upgrading the kit, changing the seed or the rubric regrades it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from autograder import __version__
+from autograder.config import Rubric
+
+# derived files that grading (or a student's editor) may leave behind; not the submission
+_SKIP_DIRS = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache"}
+_SKIP_SUFFIXES = (".pyc", ".pyo")
+
+
+@dataclass(frozen=True)
+class GradeKey:
+    content: str
+    kit_version: str
+    hidden_seed: str
+    rubric: str
+
+
+def grade_key(path: Path, rubric: Rubric) -> GradeKey:
+    seed = "none" if rubric.hidden_seed is None else str(rubric.hidden_seed)
+    return GradeKey(content_digest(Path(path)), __version__, seed, rubric_digest(rubric))
+
+
+def content_digest(path: Path) -> str:
+    """sha256 of a file's bytes, or of every file under a folder in sorted relative-path order.
+
+    In a folder, each file contributes its relative path and its length before its bytes, so
+    moving bytes between files or renaming one changes the digest. Symlinks count
+    by their target, never followed. An unreadable path still gets a digest
+    (of the error), and grading it will say what is wrong.
+    """
+    h = hashlib.sha256()
+    try:
+        if path.is_dir():
+            for rel in _files_under(path):
+                _add(h, rel, path / rel)
+        else:
+            h.update(path.read_bytes())
+    except OSError as err:
+        h.update(f"unreadable: {type(err).__name__}: {err}".encode())
+    return h.hexdigest()
+
+
+def _files_under(root: Path) -> list[str]:
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _SKIP_DIRS]
+        links = [d for d in dirs if os.path.islink(os.path.join(folder, d))]
+        for name in files + links:
+            if not name.endswith(_SKIP_SUFFIXES):
+                found.append(Path(folder, name).relative_to(root).as_posix())
+    return sorted(found)
+
+
+def _add(h, rel: str, path: Path) -> None:
+    data = (b"link:" + os.readlink(path).encode()) if path.is_symlink() else path.read_bytes()
+    name = rel.encode("utf-8", "surrogateescape")
+    h.update(b"%d:%s%d:" % (len(name), name, len(data)))
+    h.update(data)
+
+
+def rubric_digest(rubric: Rubric) -> str:
+    """A digest of everything in the rubric that can change a grade: points, tolerances,
+    limits, activation, forbidden imports. (Not where it was read from; the seed is keyed apart.)"""
+    data = {f.name: getattr(rubric, f.name) for f in fields(rubric) if f.name not in ("source", "hidden_seed")}
+    data["points"] = dict(sorted(dict(rubric.points).items()))
+    data["forbidden_imports"] = sorted(data["forbidden_imports"])
+    payload = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:32]

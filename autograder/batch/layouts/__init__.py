@@ -1,0 +1,1 @@
+"""LMS download layouts (Canvas, nbgrader, Gradescope): each turns one folder into found submissions."""

@@ -1,0 +1,133 @@
+"""Grade a class: every entry gets exactly one row, whatever its submission does.
+
+    result = grade_batch(discovery.entries, Path("out"), rubric=rubric, workers=8)
+
+Submissions are graded in parallel worker processes (pool.py); each finished
+one is stored at once in out/gradebook.sqlite (store.py), keyed by its content,
+the kit version, the hidden seed and the rubric (keys.py). Running the same
+command again grades only what is not stored yet; `regrade=True` redoes all.
+The output files are then written from the store (outputs.py).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Protocol
+
+from autograder.batch.keys import GradeKey, grade_key
+from autograder.batch.outputs import Written, write_outputs
+from autograder.batch.pool import Job, grade_parallel
+from autograder.batch.progress import progress_bar
+from autograder.batch.store import BatchRow, Store
+from autograder.batch.worker import GradeOne, grade_hidden, prepare_hidden
+from autograder.config import Rubric
+from autograder.report.model import Report
+from autograder.scoring import crashed_report
+
+STORE_NAME = "gradebook.sqlite"
+
+
+class Entry(Protocol):
+    """What grading needs from a discovered submission (batch.discover.Entry)."""
+    student: str
+    path: Path
+    source: str
+    late: bool | None
+    original: Path | str
+
+
+class BatchInputError(ValueError):
+    """Entries or an output folder that can't be graded into: one line."""
+
+
+class BatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during grading; what was graded is stored, and the message says how to resume."""
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    rows: tuple[BatchRow, ...]     # one per entry, in the entries' order
+    graded: int                    # graded by this run
+    reused: int                    # taken from the store
+    out_dir: Path
+    written: Written
+
+    @property
+    def ungradable(self) -> tuple[BatchRow, ...]:
+        return tuple(r for r in self.rows if r.report.error is not None)
+
+    @property
+    def retryable(self) -> tuple[BatchRow, ...]:
+        """Rows whose grading crashed: the next run tries them again."""
+        return tuple(r for r in self.rows if not r.final)
+
+
+def grade_batch(
+    entries: Iterable[Entry],
+    out_dir: Path,
+    *,
+    rubric: Rubric,
+    workers: int | None = os.cpu_count(),
+    regrade: bool = False,
+    grade_one: GradeOne = grade_hidden,
+    progress: bool = True,
+) -> BatchResult:
+    entries = list(entries)
+    out_dir = Path(out_dir)
+    _check(entries, out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    by_student = {e.student: e for e in entries}
+    keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}
+    with Store(out_dir / STORE_NAME) as store:
+        todo = [e for e in entries if regrade or not _stored(store, e.student, keys[e.student])]
+        jobs = [Job(e.student, str(e.path)) for e in todo]
+        if jobs and grade_one is grade_hidden:
+            prepare_hidden(rubric)
+
+        def on_done(job: Job, report: Report | None, why: str | None) -> None:
+            entry = by_student[job.student]
+            if report is None:
+                report = crashed_report(job.student, why, rubric, sandbox="unknown")
+            store.put(_row(entry, report, final=why is None), keys[job.student])
+            advance(job.student)
+
+        try:
+            with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
+                grade_parallel(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
+                               on_done=on_done)
+        except KeyboardInterrupt:
+            done = sum(_stored(store, e.student, keys[e.student]) for e in entries)
+            message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
+                       f"{store.path}; run the same command again to grade the rest.")
+            print(f"\n{message}", file=sys.stderr)
+            raise BatchInterrupted(message) from None
+        rows = tuple(store.get(e.student, keys[e.student]) or _lost(e, rubric) for e in entries)
+    written = write_outputs(out_dir, rows)
+    return BatchResult(rows, len(todo), len(entries) - len(todo), out_dir, written)
+
+
+def _check(entries: list[Entry], out_dir: Path) -> None:
+    if out_dir.exists() and not out_dir.is_dir():
+        raise BatchInputError(f"{out_dir} is a file; --out needs a folder (new or from an earlier run)")
+    repeated = sorted(s for s, n in Counter(e.student for e in entries).items() if n > 1)
+    if repeated:
+        raise BatchInputError(f"more than one submission for student id(s) {', '.join(repeated)}")
+
+
+def _stored(store: Store, student: str, key: GradeKey) -> bool:
+    row = store.get(student, key)
+    return row is not None and row.final
+
+
+def _lost(entry: Entry, rubric: Rubric) -> BatchRow:
+    why = "no result was recorded for this submission (a bug in the kit); run again to retry it"
+    return _row(entry, crashed_report(entry.student, why, rubric, sandbox="unknown"), final=False)
+
+
+def _row(entry: Entry, report: Report, *, final: bool) -> BatchRow:
+    late = getattr(entry, "late", None)
+    return BatchRow(entry.student, report, None if late is None else bool(late),
+                    str(getattr(entry, "source", "") or ""), str(getattr(entry, "original", "") or ""), final)

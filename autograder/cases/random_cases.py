@@ -1,0 +1,87 @@
+"""Random cases, drawn per task from a seed: the same seed always gives the same cases.
+
+Each task has its own stream, random.Random(f"{seed}/{visibility}/{task}"), so
+adding a case to one task never changes another's. Public random cases are named
+"<task>/random-<i>", hidden ones "<task>/hidden-<i>".
+"""
+from __future__ import annotations
+
+import random
+
+from autograder.cases import random_graphs as graphs
+from autograder.cases.common import BACKWARD_ON_TORCH, SYMBOL, away, case, describe_local, fmt, r3
+from autograder.cases.model import Case
+
+# How many random cases of each kind a task gets: (public, hidden).
+COUNTS = {"local": (1, 2), "graph": (2, 3)}
+
+
+def _upstream(rng: random.Random) -> float:
+    return away(rng, 0.5, 3.0)  # never 1: a missing factor out.grad must show
+
+
+def local_params(rng: random.Random, op: str) -> dict:
+    """A one-node case of op, its input in op's safe domain."""
+    p: dict = {"op": op}
+    if op in ("add", "mul"):
+        p["a"] = away(rng, 0.2, 3.0)
+        form = rng.choice(("pair", "pair", "same", "const"))
+        if form == "pair":
+            p["b"] = away(rng, 0.2, 3.0)
+        elif form == "same":
+            p["same"] = True
+        else:
+            p.update(const=away(rng, 0.5, 3.0), const_side=rng.choice(("left", "right")))
+    elif op == "pow":
+        p["k"] = k = rng.choice(graphs.POW_EXPONENTS)
+        p["a"] = r3(rng.uniform(0.3, 3.0)) if not isinstance(k, int) else away(rng, 0.3, 3.0)
+    elif op == "relu":
+        p["a"] = away(rng, 0.1, 3.0)
+    else:
+        p["a"] = r3(rng.uniform(-2.5, 2.5))
+    p["upstream"] = _upstream(rng)
+    if rng.random() < 0.5:
+        p["preset"] = [away(rng, 0.1, 2.0) for _ in range(2 if "b" in p else 1)]
+    return p
+
+
+def op_cases(op: str, rng: random.Random, prefix: str, vis) -> list[Case]:
+    n_local, n_graph = COUNTS["local"][vis == "hidden"], COUNTS["graph"][vis == "hidden"]
+    out = []
+    for _ in range(n_local):
+        p = local_params(rng, op)
+        out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.local", p, title=describe_local(p), visibility=vis))
+    if op == "relu" and vis == "hidden":  # the kink itself, which random inputs never hit
+        p = {**local_params(rng, op), "a": 0.0}
+        out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.local", p, title=describe_local(p), visibility=vis))
+    for _ in range(n_graph):
+        g = graphs.op_graph(rng, op, n_leaves=rng.randint(2, 3), n_nodes=rng.randint(5, 10))
+        p = {"op": op, **g, "upstream": _upstream(rng)}
+        n_ops = sum("coefs" not in s for s in g["nodes"])
+        title = (f"a graph of {n_ops} '{SYMBOL[op]}' nodes and {len(g['nodes']) - n_ops} kit nodes on "
+                 f"{len(g['leaves'])} leaves, every _backward() called in turn, out.grad = {fmt(p['upstream'])}")
+        out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.graph", p, title=title, visibility=vis))
+    return out
+
+
+def backward_cases(rng: random.Random, prefix: str, vis) -> list[Case]:
+    shapes = ["dag"] if vis == "public" else ["chain", "dag", "big-dag", "twice", "dag"]
+    out = []
+    for shape in shapes:
+        calls = 1
+        if shape == "chain":
+            g = graphs.mix_chain(rng, depth=rng.randint(6, 10))
+            title = f"a chain of {len(g['nodes'])} nodes"
+        elif shape == "twice":
+            leaves = [away(rng, 0.2, 2.0) for _ in range(rng.randint(2, 4))]
+            g = {"leaves": leaves, "nodes": [{"args": list(range(len(leaves))),
+                                              "coefs": [away(rng, 0.3, 1.5) for _ in leaves]}]}
+            calls, title = 2, f"backward() twice on one node over {len(leaves)} leaves: grads add up"
+        else:
+            size = rng.randint(25, 38) if shape == "big-dag" else rng.randint(8, 16)
+            g = graphs.mix_dag(rng, n_leaves=rng.randint(2, 5), n_nodes=size)
+            title = f"a graph of {len(g['nodes'])} nodes with shared sub-expressions on {len(g['leaves'])} leaves"
+        p = {**g, "calls": calls}
+        out.append(case("backward", f"{prefix}-{len(out) + 1}", "backward.graph", p, title=title,
+                        visibility=vis, torch=BACKWARD_ON_TORCH))
+    return out

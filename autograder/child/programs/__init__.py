@@ -1,0 +1,1 @@
+"""Case programs: plain functions over the exercise API (`api`), standard library only."""

@@ -1,0 +1,295 @@
+"""Import a student's `micrograd` package and find the exercise API in it.
+
+Standard library only: this runs in the sandboxed child. Two import hooks go
+first on sys.meta_path: one refuses the forbidden libraries (torch, ...), one
+makes `import engine` (how a student imports a sibling file when running it from
+inside micrograd/) give the very module `micrograd.engine`: two copies of
+engine.py would make two different Value classes. A third goes last: plotting
+libraries, which the child has not got, become stand-ins that do nothing.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import traceback
+import types
+
+MODULES = ("engine", "nn", "train")
+
+# piece of the API -> the module it belongs in (it is looked for in the others too)
+PIECES = {
+    "Value": "engine",
+    "Module": "nn", "Neuron": "nn", "Layer": "nn", "MLP": "nn",
+    "mse_loss": "train", "train": "train",
+}
+
+
+class Forbidden(importlib.abc.MetaPathFinder):
+    """Refuses the forbidden libraries and their submodules."""
+
+    def __init__(self, names):
+        self.names = frozenset(names)
+
+    def find_spec(self, fullname, path=None, target=None):
+        top = fullname.partition(".")[0]
+        if top in self.names:
+            raise ImportError(
+                f"{top} is not allowed in this assignment: your engine must compute its own gradients",
+                name=fullname,
+            )
+        return None
+
+
+# Libraries a notebook imports to show things, never to compute: when they are not
+# there (no site-packages in the child), a stand-in that does nothing is imported.
+DISPLAY_ONLY = frozenset({"matplotlib", "graphviz", "IPython", "seaborn", "plotly", "ipywidgets"})
+
+
+class DisplayStandIn(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Last on sys.meta_path: `import matplotlib.pyplot as plt; plt.plot(losses)` does nothing."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] in DISPLAY_ONLY:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return _StandInModule(spec.name)
+
+    def exec_module(self, module):
+        module.__path__ = []
+
+
+class _StandInModule(types.ModuleType):
+    def __getattr__(self, name):
+        return getattr(_Nothing(), name)
+
+
+class _Nothing:
+    """Any attribute, call, index or `with` of it gives nothing; subplots() gives two of it."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Nothing() if name != "subplots" else (lambda *a, **k: (_Nothing(), _Nothing()))
+
+    def __call__(self, *args, **kwargs):
+        return _Nothing()
+
+    def __getitem__(self, key):
+        return _Nothing()
+
+    def __iter__(self):
+        return iter(())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<display stand-in>"
+
+
+class DependencyFailed(ImportError):
+    """A student module imported another one that is missing or did not import."""
+
+
+class _Alias(importlib.abc.Loader):
+    """Loads a top-level name as an existing module of the package (engine -> micrograd.engine)."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def create_module(self, spec):
+        module = importlib.import_module(self.target)
+        self.real_spec = module.__spec__
+        return module
+
+    def exec_module(self, module):
+        module.__spec__ = self.real_spec  # the import system set the alias's spec on it
+
+
+class Package(importlib.abc.MetaPathFinder):
+    """Top-level names of the student's files, and the files known to be broken."""
+
+    def __init__(self, package_dir, display):
+        self.display = display
+        self.broken = {}  # module name (both forms) -> (display name, message)
+        self.aliases = {}
+        for name in _module_names(package_dir):
+            top = name.partition(".")[0]
+            if top not in sys.stdlib_module_names and top not in sys.modules and top != "micrograd":
+                self.aliases.setdefault(top, "micrograd." + top)
+
+    def mark_broken(self, module, message):
+        entry = (self.display(module), message)
+        self.broken["micrograd." + module] = self.broken[module] = entry
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in self.broken:
+            name, message = self.broken[fullname]
+            raise DependencyFailed(f"needs {name}, which {message}", name=fullname)
+        if fullname in self.aliases:
+            return importlib.util.spec_from_loader(fullname, _Alias(self.aliases[fullname]))
+        return None
+
+
+def _module_names(package_dir):
+    """Dotted names of the .py files under package_dir ("engine", "ops.add")."""
+    names = []
+    for folder, dirs, files in os.walk(package_dir):
+        dirs[:] = [d for d in dirs if d.isidentifier()]
+        rel = os.path.relpath(folder, package_dir)
+        prefix = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        names += [prefix + f[:-3] for f in files if f.endswith(".py") and f[:-3].isidentifier()]
+    return names
+
+
+class Student:
+    """The student's package as imported: modules, import errors, missing files, the API."""
+
+    def __init__(self, root, display_names=None):
+        self.root = os.path.realpath(root)
+        self.package_dir = os.path.join(self.root, "micrograd")
+        self.display_names = dict(display_names or {})
+        self.modules = {}
+        self.errors = {m: None for m in MODULES}
+        self.missing = [m for m in MODULES if not os.path.isfile(os.path.join(self.package_dir, m + ".py"))]
+        self.hooks = Package(self.package_dir, self.display)
+
+    def display(self, module):
+        """What the student calls the file of a module: "engine.py", "micrograd/engine.py", "hw3.py"."""
+        return self.display_names.get(module) or module.replace(".", "/") + ".py"
+
+    def where(self, exc):
+        """"engine.py:34" for the innermost frame in a student file, or ""."""
+        where = ""
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            name = self.file_name(frame.f_code.co_filename)
+            if name:
+                where = f"{name}:{lineno}"
+        if isinstance(exc, SyntaxError) and self.file_name(exc.filename or ""):
+            where = f"{self.file_name(exc.filename)}:{exc.lineno}"
+        return where
+
+    def file_name(self, path):
+        try:
+            rel = os.path.relpath(os.path.realpath(path), self.package_dir)
+        except ValueError:
+            return ""
+        if rel.startswith("..") or not rel.endswith(".py"):
+            return ""
+        return self.display(rel[:-3].replace(os.sep, "."))
+
+    def import_all(self):
+        """Import engine, then nn, then train, then __init__.py; one failing doesn't stop the rest."""
+        sys.modules["micrograd"] = package = self._package()
+        for module in self.missing:
+            self.hooks.mark_broken(module, "is missing")
+        for module in MODULES:
+            if module in self.missing:
+                continue
+            try:
+                self.modules[module] = importlib.import_module("micrograd." + module)
+            except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
+                self.errors[module] = self.import_message(module, exc)
+                self.hooks.mark_broken(module, "did not import")
+        init = os.path.join(self.package_dir, "__init__.py")
+        if os.path.isfile(init):
+            try:
+                with open(init, "rb") as f:
+                    exec(compile(f.read(), init, "exec"), package.__dict__)
+            except BaseException as exc:  # noqa: B036
+                self.errors["__init__"] = self.import_message("__init__", exc)
+        self.modules["__init__"] = package
+
+    def _package(self):
+        """The package module, made by hand: its __init__.py runs last, so it can't block the rest."""
+        spec = importlib.machinery.ModuleSpec("micrograd", None, is_package=True)
+        spec.submodule_search_locations = [self.package_dir]
+        package = importlib.util.module_from_spec(spec)
+        package.__file__ = os.path.join(self.package_dir, "__init__.py")
+        return package
+
+    def import_message(self, module, exc):
+        """One line: "engine.py:12: SyntaxError: invalid syntax"."""
+        if isinstance(exc, DependencyFailed):
+            name, message = self.hooks.broken[exc.name]
+            if name == self.display(module):  # one file shown as several modules
+                return self.errors.get(exc.name.rpartition(".")[2]) or f"{name} {message}"
+            text = str(exc)
+        else:
+            text = describe(exc)
+        where = self.where(exc)
+        return self.scrub(f"{where}: {text}" if where else f"{self.display(module)}: {text}")
+
+    def scrub(self, text):
+        """A message without the private folder's path: "micrograd/data.txt", not "/tmp/.../sub/micrograd/..."."""
+        return text.replace(self.root + os.sep, "").replace(self.root, ".")
+
+    def api(self):
+        """The exercise API as a namespace; a piece it lacks raises MissingPiece with the reason."""
+        found, why = {}, {}
+        for piece, home in PIECES.items():
+            for module in (home,) + tuple(m for m in MODULES if m != home) + ("__init__",):
+                value = _piece(self.modules.get(module), piece)
+                if value is not None:
+                    found[piece] = value
+                    break
+            else:
+                why[piece] = self._why_missing(piece, home)
+        return make_api(found, why)
+
+    def _why_missing(self, piece, home):
+        name = self.display(home)
+        if home in self.missing:
+            return f"there is no {name}, so no {piece}"
+        if self.errors.get(home):
+            return f"{name} did not import, so {piece} is missing ({self.errors[home]})"
+        return f"{name} has no {piece}"
+
+
+def _piece(module, name):
+    value = getattr(module, name, None) if module is not None else None
+    if name[0].isupper():
+        return value if isinstance(value, type) else None
+    return value if callable(value) and not isinstance(value, (type, types.ModuleType)) else None
+
+
+class MissingPiece(AttributeError):
+    """A program used a piece of the API the student's package doesn't have."""
+
+
+def make_api(found, why):
+    """A namespace of the pieces found; reading a missing one raises MissingPiece(why).
+
+    MissingPiece is an AttributeError, so getattr(api, "Neuron", None) is None.
+    """
+    class Api(types.SimpleNamespace):
+        def __getattr__(self, name):  # only called for attributes that are not there
+            if name in why:
+                raise MissingPiece(why[name])
+            raise AttributeError(name)
+
+    return Api(**found)
+
+
+def describe(exc):
+    """"TypeError: text" for any exception, even one whose __str__ fails."""
+    kind = type(exc).__name__
+    if isinstance(exc, SyntaxError):
+        return f"{kind}: {exc.msg}"
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: B036 - a student's exception class
+        text = "(its message could not be shown)"
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: your code called exit({text})"
+    if isinstance(exc, MemoryError) and not text:
+        return "MemoryError: out of memory"
+    text = text[:500] + "..." if len(text) > 500 else text
+    return f"{kind}: {text}" if text else kind

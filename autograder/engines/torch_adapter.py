@@ -1,0 +1,269 @@
+"""The exercise API on PyTorch: the second oracle every golden is checked against.
+
+A Value wraps a 0-d float64 tensor. A leaf is built straight from the Python
+float with torch.tensor(v, dtype=torch.float64), never through float32; every
+other node is computed by torch ops on its children's tensors, so torch's
+autograd, not code of ours, decides every gradient. Which op makes which node,
+with which children in which order, mirrors reference/engine.py, so the two
+engines can be compared node by node. This is the only module importing torch.
+"""
+from __future__ import annotations
+
+import random
+
+import torch
+
+ACTIVATIONS = ("tanh", "relu")
+_ACT = {None: lambda z: z, "tanh": torch.tanh, "relu": torch.relu}
+
+
+def _leaf(x) -> torch.Tensor:
+    return torch.tensor(float(x), dtype=torch.float64, requires_grad=True)
+
+
+def _unary(fn, op):
+    def method(self):
+        return Value._node(fn, (self,), op)
+    method.__name__ = fn.__name__
+    return method
+
+
+class Value:
+    """A scalar that remembers how it was computed; torch does the calculus."""
+
+    __slots__ = ("t", "grad", "_prev", "_op", "_fn", "_hand_bw", "label")
+
+    def __init__(self, data, _children=(), _op="", label=""):
+        self.t = _leaf(data)
+        self.grad = 0.0
+        self._prev = tuple(_children)
+        self._op = _op
+        self._fn = None  # how this node's tensor follows from its children's (None: a leaf)
+        self._hand_bw = None  # a _backward closure set by hand on a hand-built node
+        self.label = label
+
+    @classmethod
+    def _node(cls, fn, children, op):
+        out = cls.__new__(cls)
+        out.t = fn(*(c.t for c in children))
+        out.grad = 0.0
+        out._prev = children
+        out._op = op
+        out._fn = fn
+        out._hand_bw = None
+        out.label = ""
+        return out
+
+    @property
+    def data(self) -> float:
+        return self.t.detach().item()
+
+    @data.setter
+    def data(self, value):
+        if self._fn is not None:
+            raise AttributeError("the torch adapter can set .data of a leaf only")
+        self.t = _leaf(value)  # later ops use the new leaf; graphs built before keep the old one
+
+    # -- arithmetic: the same node structure as the reference ------------------
+    def __add__(self, other):
+        if isinstance(other, Value):
+            return Value._node(torch.add, (self, other), "+")
+        return Value._node(lambda a: a + other, (self,), "+")
+
+    def __mul__(self, other):
+        if isinstance(other, Value):
+            return Value._node(torch.mul, (self, other), "*")
+        return Value._node(lambda a: a * other, (self,), "*")
+
+    def __pow__(self, other):
+        if not isinstance(other, (int, float)) or isinstance(other, bool):
+            raise TypeError("only int and float exponents are supported")
+        return Value._node(lambda a: a ** other, (self,), f"**{other}")
+
+    def __neg__(self):
+        return self * -1
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __truediv__(self, other):
+        return self * other ** -1
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+
+    def __rsub__(self, other):
+        return (-self) + other
+
+    def __rtruediv__(self, other):
+        return other * self ** -1
+
+    tanh = _unary(torch.tanh, "tanh")
+    exp = _unary(torch.exp, "exp")
+    relu = _unary(torch.relu, "ReLU")
+    log = _unary(torch.log, "log")
+    sigmoid = _unary(torch.sigmoid, "sigmoid")
+
+    # -- backpropagation --------------------------------------------------------
+    @property
+    def _backward(self):
+        """This node's local chain rule, as a callable: push self.grad to its children."""
+        return self._hand_bw or self._local_vjp
+
+    @_backward.setter
+    def _backward(self, fn):
+        self._hand_bw = fn
+
+    def _local_vjp(self):
+        # Rerun this one op on detached copies of the children, so that a child
+        # which is also an ancestor of another child (x * (x + 1)) gets only its
+        # direct contribution; a child used twice (x * x) is one input, and gets both.
+        if self._fn is None:
+            return
+        distinct = list({id(c): c for c in self._prev}.values())
+        free = {id(c): c.t.detach().requires_grad_() for c in distinct}
+        out = self._fn(*(free[id(c)] for c in self._prev))
+        upstream = torch.tensor(float(self.grad), dtype=torch.float64)
+        grads = torch.autograd.grad(out, list(free.values()), upstream, allow_unused=True)
+        for child, g in zip(distinct, grads):
+            child.grad += 0.0 if g is None else g.item()
+
+    def backward(self):
+        """Leaves' grads += d(self)/d(leaf); interior grads = d(self)/d(node); as the reference."""
+        nodes = _reachable(self)
+        if any(n._hand_bw is not None for n in nodes):
+            raise RuntimeError("torch cannot see a hand-set _backward: build the node with torch ops "
+                               "(native_mix) or run the case without torch")
+        grads = torch.autograd.grad(self.t, [n.t for n in nodes], retain_graph=True, allow_unused=True)
+        for node, g in zip(nodes, grads):
+            g = 0.0 if g is None else g.item()
+            if node._prev:
+                node.grad = g
+            else:
+                node.grad += g
+
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad})"
+
+
+def _reachable(root: Value) -> list[Value]:
+    """Every node reachable from root (root first), each once, without recursion."""
+    seen = {id(root): root}
+    stack = [root]
+    while stack:
+        for child in stack.pop()._prev:
+            if id(child) not in seen:
+                seen[id(child)] = child
+                stack.append(child)
+    return list(seen.values())
+
+
+def _as_values(xs):
+    return tuple(x if isinstance(x, Value) else Value(x) for x in xs)
+
+
+def _sum(values):
+    return Value._node(lambda *t: torch.stack(t).sum(), _as_values(values), "sum")
+
+
+def native_mix(children, coefs):
+    """sum(c * child) as one node of torch ops: the kit's "mix" node
+    (autograder/child/programs/_graph.py), differentiated by torch instead of by the kit."""
+    coefs = [float(c) for c in coefs]
+    return Value._node(lambda *t: sum(c * x for c, x in zip(coefs, t)), tuple(children), "mix")
+
+
+def _neuron(w, b, x, activation):
+    """act(w . x + b) as one node with children (w..., b, x...), as the reference's."""
+    n, act = len(w), _ACT[activation]
+
+    def fn(*t):
+        z = t[n]
+        for wi, xi in zip(t[:n], t[n + 1:]):
+            z = z + wi * xi
+        return act(z)
+    return Value._node(fn, (*w, b, *_as_values(x)), activation or "linear")
+
+
+# -- nn: the reference's classes, on this Value ----------------------------------
+class Module:
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0.0
+
+    def parameters(self):
+        return []
+
+
+class Neuron(Module):
+
+    def __init__(self, nin, nonlin=True, activation="tanh"):
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {ACTIVATIONS}, not {activation!r}")
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+        self.nonlin = nonlin
+        self.activation = activation
+
+    def __call__(self, x):
+        return _neuron(self.w, self.b, x, self.activation if self.nonlin else None)
+
+    def parameters(self):
+        return self.w + [self.b]
+
+
+class Layer(Module):
+
+    def __init__(self, nin, nout, **kwargs):
+        self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
+
+    def __call__(self, x):
+        out = [n(x) for n in self.neurons]
+        return out[0] if len(out) == 1 else out
+
+    def parameters(self):
+        return [p for n in self.neurons for p in n.parameters()]
+
+
+class MLP(Module):
+
+    def __init__(self, nin, nouts, activation="tanh", last_nonlin=False):
+        sz = [nin] + list(nouts)
+        last = len(nouts) - 1
+        self.layers = [
+            Layer(sz[i], sz[i + 1], nonlin=(i != last or last_nonlin), activation=activation)
+            for i in range(len(nouts))
+        ]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+
+
+# -- train: the reference's loss and loop ------------------------------------------
+def mse_loss(predictions, targets):
+    """Mean of squared errors, as one Value."""
+    predictions, targets = list(predictions), list(targets)
+    if len(predictions) != len(targets):
+        raise ValueError(f"{len(predictions)} predictions but {len(targets)} targets")
+    if not predictions:
+        raise ValueError("mse_loss of no predictions")
+    return _sum([(p - t) ** 2 for p, t in zip(predictions, targets)]) * (1.0 / len(predictions))
+
+
+def train(model, xs, ys, steps, lr):
+    """Plain gradient descent: zero grads, forward, backward, step; one loss float per step."""
+    losses = []
+    for _ in range(steps):
+        model.zero_grad()
+        loss = mse_loss([model(x) for x in xs], ys)
+        loss.backward()
+        for p in model.parameters():
+            p.data -= lr * p.grad
+        losses.append(loss.data)
+    return losses

@@ -1,0 +1,38 @@
+"""Write files whole or not at all: a kill never leaves a half-written one."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_json_atomic(path: Path, data) -> None:
+    write_text_atomic(path, json.dumps(data, sort_keys=True, indent=1) + "\n")
+
+
+def write_output(dest: str | Path, text: str) -> str:
+    """Write text to a file (atomically), or to stdout for "-"; say where it went."""
+    if str(dest) == "-":
+        sys.stdout.write(text)
+        return "stdout"
+    write_text_atomic(Path(dest), text)
+    return str(dest)

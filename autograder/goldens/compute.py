@@ -1,0 +1,78 @@
+"""Run every case program on the reference, and cross-check it against torch.
+
+A disagreement between the reference and torch is a bug in the kit: it raises
+KitError, loudly, instead of grading anyone against a wrong number.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+
+from autograder.cases.model import Case
+
+PROGRAMS = "autograder.child.programs"
+CROSS_REL, CROSS_ABS = 1e-9, 1e-12
+
+
+class KitError(RuntimeError):
+    """The kit itself is wrong (reference and torch disagree, a golden is not a number)."""
+
+
+def program(name: str):
+    module, _, function = name.rpartition(".")
+    return getattr(importlib.import_module(f"{PROGRAMS}.{module}"), function)
+
+
+def compute_goldens(cases: list[Case], *, activation: str = "tanh", torch_check: bool = True) -> dict[str, dict]:
+    """case id -> observations, from the reference; checked against torch when it is installed."""
+    try:
+        from autograder.engines import reference_api
+        ref = reference_api()
+    except ImportError:
+        raise KitError(
+            "the expected results for these cases are not here and the reference engine is not "
+            "installed to compute them: ask your instructor for a fresh handout"
+        ) from None
+    torch = _torch_api() if torch_check else None
+    goldens = {}
+    for case in cases:
+        golden = _plain(program(case.program)(ref, case.params), case.id)
+        if torch is not None and case.torch:
+            theirs = _plain(program(case.program)(torch, case.params), case.id)
+            _agree(case, golden, theirs)
+        goldens[case.id] = golden
+    return goldens
+
+
+def _torch_api():
+    try:
+        from autograder.engines import torch_api
+        return torch_api()
+    except ImportError:
+        return None
+
+
+def _plain(obs: dict, case_id: str) -> dict:
+    """The reference's observations as plain floats (and lists of them)."""
+    def number(v, name):
+        if isinstance(v, (list, tuple)):
+            return [number(x, name) for x in v]
+        if hasattr(v, "data") and not isinstance(v, (int, float)):
+            v = v.data
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise KitError(f"case {case_id}: the reference observed {v!r} for {name}, not a finite number")
+        return float(v)
+    return {name: number(v, name) for name, v in obs.items()}
+
+
+def _agree(case: Case, ours: dict, theirs: dict) -> None:
+    def same(a, b):
+        if isinstance(a, list):
+            return isinstance(b, list) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return math.isclose(a, b, rel_tol=CROSS_REL, abs_tol=CROSS_ABS)
+    for name in ours:
+        if name not in theirs or not same(ours[name], theirs[name]):
+            raise KitError(
+                f"case {case.id}: the reference and torch disagree on {name}: "
+                f"reference {ours[name]!r}, torch {theirs.get(name)!r}. This is a bug in the kit."
+            )

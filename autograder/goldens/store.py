@@ -1,0 +1,89 @@
+"""A cache of goldens on disk, keyed by what determines them.
+
+The digest covers the kit version, the activation, every case's program and
+parameters, and the source of the case programs; a file of goldens records it
+and is used only where it matches. The cache file's name also covers the
+reference's source, so a change to the oracle computes fresh goldens. A file is
+written atomically; a damaged one is ignored and rewritten.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from autograder import __version__
+from autograder.cases.model import Case
+from autograder.files import write_json_atomic
+from autograder.goldens.compute import compute_goldens
+
+CACHE_ENV = "AUTOGRADER_CACHE"
+_KIT = Path(__file__).resolve().parent.parent
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "backprop-kit"
+
+
+def _source_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(root.glob("*.py")) if root.is_dir() else ():
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def cases_digest(cases: list[Case], activation: str) -> str:
+    payload = json.dumps(
+        [__version__, activation, [[c.id, c.program, c.params] for c in cases]],
+        sort_keys=True, separators=(",", ":"),
+    )
+    programs = _source_digest(_KIT / "child" / "programs")
+    return hashlib.sha256(payload.encode() + programs.encode()).hexdigest()[:32]
+
+
+class GoldenStore:
+    """Goldens for a set of cases: from a shipped file, the cache, or computed and cached."""
+
+    def __init__(self, cache_dir: Path | None = None, shipped: Path | None = None):
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
+        # a student handout ships its public goldens inside the package
+        self.shipped = shipped if shipped is not None else _KIT / "public_goldens.json"
+
+    def goldens(self, cases: list[Case], *, activation: str = "tanh") -> dict[str, dict]:
+        digest = cases_digest(cases, activation)
+        for source in (self.shipped, self._cache_file(digest)):
+            found = read_goldens(source, digest)
+            if found is not None:
+                return found
+        goldens = compute_goldens(cases, activation=activation)
+        try:
+            write_goldens(self._cache_file(digest), digest, goldens)
+        except OSError:
+            pass  # a read-only cache only costs speed
+        return goldens
+
+    def _cache_file(self, digest: str) -> Path:
+        oracle = _source_digest(_KIT.parent / "reference")[:16]
+        return self.cache_dir / f"goldens-{digest}-{oracle}.json"
+
+
+def write_goldens(path: Path, digest: str, goldens: dict) -> None:
+    write_json_atomic(path, {"digest": digest, "kit_version": __version__, "goldens": goldens})
+
+
+def read_goldens(path: Path | None, digest: str) -> dict | None:
+    """The goldens in a file written for exactly these cases, else None."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("digest") != digest or not isinstance(data.get("goldens"), dict):
+        return None
+    return data["goldens"]

@@ -1,0 +1,84 @@
+"""Grade one submission: load -> run (sandboxed child) -> score -> Report.
+
+The API behind `autograder check` and `autograder grade PATH`. Whatever goes
+wrong, the result is a Report (with `error` set), never an exception, except
+for a kit bug (KitError) or a rubric that can't be used (ConfigError).
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from autograder.cases import PUBLIC_SEED, build_cases
+from autograder.cases.model import Case
+from autograder.config import ConfigError, Rubric
+from autograder.goldens import GoldenStore, KitError
+from autograder.report.model import Report
+from autograder.runner import run_cases
+from autograder.runner.sandbox import Limits
+from autograder.scoring import crashed_report, score_run
+from autograder.submission import SubmissionError, prepare, static_check
+from autograder.tasks import TASK_IDS
+
+
+def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None = None) -> list[Case]:
+    """The cases to run: public ones, plus the hidden ones when grading, for the chosen tasks."""
+    unknown = sorted(set(tasks or ()) - set(TASK_IDS))
+    if unknown:
+        raise ConfigError(f"unknown task id(s) {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
+    cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+    if include_hidden:
+        if rubric.hidden_seed is None:
+            raise ConfigError(
+                "grading needs a hidden seed: set hidden_seed in assignment.toml "
+                "or the environment variable AUTOGRADER_HIDDEN_SEED"
+            )
+        cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
+    if tasks:
+        cases = [c for c in cases if c.task in tasks]
+    return cases
+
+
+def limits_for(rubric: Rubric) -> Limits:
+    return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb)
+
+
+def grade_path(
+    path: Path,
+    *,
+    rubric: Rubric,
+    include_hidden: bool,
+    tasks: list[str] | None = None,
+    store: GoldenStore | None = None,
+    name: str | None = None,
+) -> Report:
+    """Grade the submission at `path` (folder, .py or .zip) and return its Report."""
+    started = time.monotonic()
+    name = name or Path(path).name or str(path)
+    cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
+    task_ids = [t for t in TASK_IDS if any(c.task == t for c in cases)]
+    goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)
+    with tempfile.TemporaryDirectory(prefix="autograder-") as work:
+        try:
+            prepared = prepare(Path(path), Path(work))
+        except SubmissionError as err:
+            return crashed_report(name, str(err), rubric, task_ids, duration=time.monotonic() - started)
+        forbidden = static_check(prepared, rubric.forbidden_imports)
+        forbidden = [line for line in forbidden if "forbids" in line]
+        if forbidden:
+            return crashed_report(name, forbidden[0], rubric, task_ids, duration=time.monotonic() - started)
+        try:
+            run = run_cases(prepared.root, cases, limits=limits_for(rubric))
+        except (KitError, ConfigError):
+            raise
+        except Exception as err:  # the grading crashed: still a row, with the reason
+            return crashed_report(name, f"grading crashed: {type(err).__name__}: {err}", rubric, task_ids,
+                                  duration=time.monotonic() - started)
+    notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
+    return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes,
+                     duration=time.monotonic() - started)
+
+
+def _import_notes(imports) -> tuple[str, ...]:
+    return tuple(message for message in imports.errors.values() if message)

@@ -1,0 +1,67 @@
+"""Write the student handout: the exercises, the check tool, the public goldens.
+
+What goes in: exercises/micrograd/, a copy of the autograder package (it holds
+no answers: the reference engine is a separate package that is never copied),
+the public goldens, the rubric without its hidden seed, a student README, and
+the pytest route. What never goes in: reference/, solutions/, hidden cases or
+their seed, and anything else of the kit.
+"""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from autograder import paths
+from autograder.cases import PUBLIC_SEED, build_cases
+from autograder.config import Rubric
+from autograder.files import write_text_atomic
+from autograder.goldens import cases_digest, compute_goldens
+from autograder.goldens.store import write_goldens
+
+HANDOUT_GOLDENS = "public_goldens.json"   # inside the handout's autograder/ package
+_TEMPLATES = Path(__file__).resolve().parent / "templates"
+_SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*.tmp")
+
+
+class HandoutError(ValueError):
+    pass
+
+
+def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISES) -> list[Path]:
+    """Write the handout into `out` (new or empty); return the files written."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise HandoutError(f"{out} is not empty: choose a new folder for the handout")
+    if not (exercises / "micrograd").is_dir():
+        raise HandoutError(f"no exercises at {exercises}: run `autograder exercises` first")
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(exercises / "micrograd", out / "micrograd", ignore=_SKIP)
+    shutil.copytree(paths.KIT_ROOT / "autograder", out / "autograder", ignore=_SKIP)
+
+    cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+    goldens = compute_goldens(cases, activation=rubric.activation)
+    write_goldens(out / "autograder" / HANDOUT_GOLDENS, cases_digest(cases, rubric.activation), goldens)
+
+    write_text_atomic(out / "assignment.toml", public_rubric_toml(rubric))
+    for name in ("README.md", "conftest.py", "pytest.ini", "requirements.txt"):
+        write_text_atomic(out / name, (_TEMPLATES / name).read_text(encoding="utf-8"))
+    return sorted(p for p in out.rglob("*") if p.is_file())
+
+
+def public_rubric_toml(rubric: Rubric) -> str:
+    """The rubric as students may see it: everything but the hidden seed."""
+    forbidden = ", ".join(f'"{m}"' for m in rubric.forbidden_imports)
+    lines = [
+        "# The rubric of this assignment, as the autograder applies it to the public cases.",
+        f'activation = "{rubric.activation}"',
+        f"rel_tol = {rubric.rel_tol!r}",
+        f"abs_tol = {rubric.abs_tol!r}",
+        f"case_timeout = {rubric.case_timeout!r}",
+        f"import_timeout = {rubric.import_timeout!r}",
+        f"memory_mb = {rubric.memory_mb}",
+        f"forbidden_imports = [{forbidden}]",
+        "",
+        "[points]",
+        *(f"{task} = {points:g}" for task, points in rubric.points.items()),
+    ]
+    return "\n".join(lines) + "\n"

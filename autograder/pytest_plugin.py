@@ -1,0 +1,86 @@
+"""The pytest route: the public cases as one test item per task.
+
+    pytest --submission path/to/work      # from the kit
+    pytest                                # in a student handout (its pytest.ini names the submission)
+
+Without --submission (or the ini option `autograder_submission`) the plugin
+does nothing, so it never changes another test suite.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autograder.tasks import TASK_IDS
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("autograder")
+    group.addoption("--submission", metavar="PATH", help="grade this micrograd submission on the public cases, one test per task")
+    parser.addini("autograder_submission", "the submission the handout's tests grade", default="")
+
+
+def _submission(config) -> Path | None:
+    given = config.getoption("--submission") or config.getini("autograder_submission")
+    if not given:
+        return None
+    path = Path(given)
+    return path if path.is_absolute() else (Path(config.rootpath) / path)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    submission = _submission(config)
+    if submission is None:
+        return
+    items[:] = [TaskItem.from_parent(session, name=f"test_{task}", task=task) for task in TASK_IDS]
+
+
+class TaskFailed(Exception):
+    pass
+
+
+class TaskItem(pytest.Item):
+    def __init__(self, *, task: str, **kwargs):
+        super().__init__(**kwargs)
+        self.task = task
+
+    def runtest(self):
+        report = _report(self.config)
+        if report.error:
+            raise TaskFailed(report.error)
+        task = report.task(self.task)
+        if task.status != "passed":
+            raise TaskFailed(_explain(task))
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, TaskFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, None, f"task {self.task}"
+
+
+def _report(config):
+    """Grade once per session; every task item reads the same report."""
+    cached = getattr(config, "_autograder_report", None)
+    if cached is None:
+        from autograder.config import load_rubric
+        from autograder.grading import grade_path
+
+        submission = _submission(config)
+        rubric = load_rubric(search=submission if submission.is_dir() else submission.parent)
+        cached = grade_path(submission, rubric=rubric, include_hidden=False)
+        config._autograder_report = cached
+    return cached
+
+
+def _explain(task) -> str:
+    lines = [f"{task.id}: {task.score:g}/{task.max_score:g} — {task.title}"]
+    for case in task.cases:
+        if case.status == "passed":
+            continue
+        lines.append(f"  [{case.status}] {case.title or case.id}: {case.message}")
+        lines += [f"      {line}" for line in case.details]
+    return "\n".join(lines)

@@ -1,0 +1,79 @@
+"""A student's feedback page: one self-contained HTML file (inline CSS, no outside assets).
+
+Rendered with jinja2, autoescape on: file names, error messages and anything
+else a student's code produced arrive as text, never as markup. Public cases
+are shown in full; a hidden case shows only whether it passed. The redaction
+happens here, before the template sees anything, so no template change can
+leak a hidden case's message, details, title or id.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from autograder.report.model import CaseResult, Report, TaskResult
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATE = "feedback.html.j2"
+
+
+def render_feedback(report: Report, *, student: str | None = None, late: bool | None = None) -> str:
+    import jinja2  # only batch grading needs it
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    return env.get_template(TEMPLATE).render(page=feedback_view(report, student=student, late=late))
+
+
+def feedback_view(report: Report, *, student: str | None = None, late: bool | None = None) -> dict:
+    """Everything the page shows, as plain data, with hidden cases reduced to passed / failed."""
+    return {
+        "student": student or report.submission,
+        "submission": report.submission,
+        "score": _num(report.score),
+        "max_score": _num(report.max_score),
+        "percent": round(100 * report.score / report.max_score) if report.max_score else 0,
+        "error": report.error,
+        "notes": list(report.notes),
+        "late": late,
+        "kit_version": report.kit_version,
+        "tasks": [_task(t) for t in report.tasks],
+    }
+
+
+def _task(task: TaskResult) -> dict:
+    public = [_public_case(c) for c in task.cases if c.visibility == "public"]
+    hidden = [c.status == "passed" for c in task.cases if c.visibility != "public"]
+    passed = sum(c.status == "passed" for c in task.cases)
+    full = bool(task.cases) and passed == len(task.cases)
+    return {
+        "id": task.id,
+        "title": task.title,
+        "score": _num(task.score),
+        "max_score": _num(task.max_score),
+        "state": "passed" if full else ("failed" if task.cases else "not graded"),
+        "passed": passed,
+        "total": len(task.cases),
+        "public": public,
+        "hidden": hidden,
+        "hidden_passed": sum(hidden),
+    }
+
+
+def _public_case(case: CaseResult) -> dict:
+    return {
+        "id": case.id,
+        "title": case.title or case.id,
+        "status": case.status,
+        "message": case.message,
+        "details": list(case.details),
+    }
+
+
+def _num(x: float) -> str:
+    return f"{round(float(x), 4):.10g}"

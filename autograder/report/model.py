@@ -1,0 +1,67 @@
+"""The one result model every reporter renders.
+
+Report -> TaskResult -> CaseResult. A crash of the grading itself is a Report
+too (error set, every task at 0), never a missing row. Formats live in the
+reporters, not here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Status = Literal["passed", "failed", "error", "missing", "timeout"]
+STATUSES: tuple[str, ...] = ("passed", "failed", "error", "missing", "timeout")
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    id: str
+    status: Status
+    visibility: str = "public"
+    message: str = ""                 # one line; for a hidden case it never shows inputs
+    title: str = ""                   # what the case does (public cases)
+    details: tuple[str, ...] = ()     # got / expected lines, derivation, hint (public cases)
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    id: str
+    title: str
+    score: float
+    max_score: float
+    cases: tuple[CaseResult, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """The task's overall status: passed, or the most telling case status."""
+        statuses = {c.status for c in self.cases}
+        if len(statuses) == 1:
+            return statuses.pop()
+        return "failed" if statuses else "error"  # no cases: the grading never ran them
+
+    def count(self, status: str) -> int:
+        return sum(c.status == status for c in self.cases)
+
+
+@dataclass(frozen=True)
+class Report:
+    submission: str
+    score: float
+    max_score: float
+    tasks: tuple[TaskResult, ...] = ()
+    error: str | None = None
+    sandbox: str = "basic"
+    notes: tuple[str, ...] = ()
+    kit_version: str = ""
+    duration: float = 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.error is None and bool(self.tasks) and all(t.status == "passed" for t in self.tasks)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def task(self, task_id: str) -> TaskResult:
+        return next(t for t in self.tasks if t.id == task_id)

@@ -1,0 +1,131 @@
+"""How the class did: numbers (summary.json), a page (summary.md), a histogram (PNG).
+
+Scores count every submission, an ungradable one as 0, as in the gradebook.
+A task's pass rate is the share of submissions that passed every one of its
+cases. "with a timeout" (error, missing) counts submissions having at least
+one case with that status.
+
+SCHEMA history:
+  1: submissions, graded, ungradable, late, max_score, mean, median, min, max,
+     submissions_with{timeout, error, missing}, tasks[id, title, max_score, passed,
+     pass_rate, mean_score], histogram{edges, counts}
+"""
+from __future__ import annotations
+
+import io
+import statistics
+from pathlib import Path
+from typing import Sequence
+
+from autograder.files import write_bytes_atomic
+from autograder.report.csv_report import task_columns
+from autograder.report.model import Report
+
+SCHEMA = 1
+BINS = 10
+_WITH = {"timeout": "with a case that timed out", "error": "with a case that raised an error",
+         "missing": "with a task not written yet"}
+
+
+def build_summary(reports: Sequence[Report], *, late: int | None = None) -> dict:
+    scores = [r.score for r in reports]
+    max_score = max((r.max_score for r in reports), default=0.0)
+    return {
+        "schema": SCHEMA,
+        "submissions": len(reports),
+        "graded": sum(r.error is None for r in reports),
+        "ungradable": sum(r.error is not None for r in reports),
+        "late": late,
+        "max_score": max_score,
+        "mean": _round(statistics.fmean(scores)) if scores else None,
+        "median": _round(statistics.median(scores)) if scores else None,
+        "min": min(scores, default=None),
+        "max": max(scores, default=None),
+        "submissions_with": {s: sum(_has_case(r, s) for r in reports) for s in ("timeout", "error", "missing")},
+        "tasks": [_task_stats(reports, task) for task in task_columns(reports)],
+        "histogram": histogram(scores, max_score),
+    }
+
+
+def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
+    results = [t for r in reports for t in r.tasks if t.id == task_id]
+    passed = sum(bool(t.cases) and all(c.status == "passed" for c in t.cases) for t in results)
+    return {
+        "id": task_id,
+        "title": results[0].title,
+        "max_score": max(t.max_score for t in results),
+        "passed": passed,
+        "pass_rate": _round(passed / len(reports)),
+        "mean_score": _round(sum(t.score for t in results) / len(reports)),
+    }
+
+
+def _has_case(report: Report, status: str) -> bool:
+    return any(c.status == status for t in report.tasks for c in t.cases)
+
+
+def histogram(scores: Sequence[float], max_score: float, bins: int = BINS) -> dict:
+    """Counts in `bins` equal bins over [0, max_score]; the last bin includes max_score."""
+    top = max([max_score, *scores]) or 1.0
+    edges = [_round(top * i / bins) for i in range(bins + 1)]
+    counts = [0] * bins
+    for s in scores:
+        counts[min(bins - 1, max(0, int(bins * s / top)))] += 1
+    return {"edges": edges, "counts": counts}
+
+
+def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
+    m = summary["max_score"]
+    rows = [
+        ("submissions", summary["submissions"]),
+        ("graded", summary["graded"]),
+        ("could not be graded", summary["ungradable"]),
+        ("mean score", _of(summary["mean"], m)),
+        ("median score", _of(summary["median"], m)),
+        ("lowest / highest", f"{_fmt(summary['min'])} / {_fmt(summary['max'])}"),
+        *((_WITH[s], n) for s, n in summary["submissions_with"].items()),
+    ]
+    if summary["late"] is not None:
+        rows.append(("handed in late", summary["late"]))
+    lines = ["# Class summary", "", "| | |", "|---|---:|", *(f"| {k} | {v} |" for k, v in rows), ""]
+    lines += ["## Tasks", "", "Pass rate: the share of submissions that passed every case of the task.", "",
+              "| task | what it checks | pass rate | mean score |", "|---|---|---:|---:|"]
+    for t in summary["tasks"]:
+        title = t["title"].replace("|", "\\|")
+        lines.append(f"| {t['id']} | {title} | {t['pass_rate']:.0%} | {_of(t['mean_score'], t['max_score'])} |")
+    if histogram_file:
+        lines += ["", f"![score histogram]({histogram_file})"]
+    return "\n".join(lines) + "\n"
+
+
+def write_histogram(summary: dict, path: Path) -> None:
+    """Draw summary["histogram"] as a PNG (matplotlib's Agg canvas, no GUI, no global state)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    edges, counts = summary["histogram"]["edges"], summary["histogram"]["counts"]
+    fig = Figure(figsize=(6, 3.5), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    ax.bar(edges[:-1], counts, width=[b - a for a, b in zip(edges, edges[1:])], align="edge",
+           color="#4285f4", edgecolor="white")
+    ax.set_xlabel(f"score (out of {_fmt(summary['max_score'])})")
+    ax.set_ylabel("submissions")
+    ax.set_title(f"Scores of {summary['submissions']} submission(s)")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    write_bytes_atomic(path, buffer.getvalue())
+
+
+def _round(x: float) -> float:
+    return round(x, 4)
+
+
+def _fmt(x) -> str:
+    return "–" if x is None else f"{x:.10g}"
+
+
+def _of(x, m) -> str:
+    return "–" if x is None else f"{_fmt(x)} / {_fmt(m)}"

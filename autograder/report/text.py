@@ -1,0 +1,66 @@
+"""The terminal report a student reads: each task's score, and for every
+failing case what the code computed, what was expected, and why."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from autograder.report.model import Report, TaskResult
+
+STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow", "timeout": "magenta"}
+MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
+
+
+def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
+    console = console or Console(highlight=False)
+    console.print(f"[bold]{escape(report.submission)}[/bold]  (sandbox: {report.sandbox})")
+    if report.error:
+        console.print(f"[red]Could not grade: {escape(report.error)}[/red]")
+    for note in report.notes:
+        console.print(f"[dim]note: {escape(note)}[/dim]")
+    console.print(_summary_table(report))
+    for task in report.tasks:
+        if task.status != "passed":
+            _print_problems(console, task, verbose)
+    colour = "green" if report.passed else "yellow"
+    console.print(f"[bold {colour}]Score: {report.score:g} / {report.max_score:g}[/bold {colour}]")
+
+
+def _summary_table(report: Report) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("task")
+    table.add_column("score", justify="right")
+    table.add_column("cases", justify="right")
+    table.add_column("status")
+    table.add_column("what", style="dim")
+    for t in report.tasks:
+        style = STYLE.get(t.status, "")
+        passed = t.count("passed")
+        table.add_row(
+            t.id,
+            f"{t.score:g}/{t.max_score:g}",
+            f"{passed}/{len(t.cases)}",
+            f"[{style}]{MARK.get(t.status, '')} {t.status}[/{style}]",
+            escape(t.title),
+        )
+    return table
+
+
+def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
+    console.print(f"\n[bold]{task.id}[/bold] — {escape(task.title)}")
+    bad = [c for c in task.cases if c.status != "passed"]
+    if all(c.status == "missing" for c in bad):
+        console.print(f"  [yellow]{escape(bad[0].message)}[/yellow]")
+        return
+    shown = bad if verbose else bad[:3]
+    for case in shown:
+        style = STYLE.get(case.status, "")
+        label = case.title or case.id
+        console.print(f"  [{style}]{MARK[case.status]} {escape(label)}[/{style}]")
+        if case.message:
+            console.print(f"      {escape(case.message)}")
+        for line in case.details:
+            console.print(f"      [dim]{escape(line)}[/dim]")
+    if len(bad) > len(shown):
+        console.print(f"  [dim]… and {len(bad) - len(shown)} more failing case(s) (--verbose shows all)[/dim]")

@@ -1,0 +1,137 @@
+"""What the child sends back, as the parent parses it.
+
+The child writes one JSON line per case on its own result fd:
+
+    {"case": "<case id>", "status": "ok", "obs": {<name>: <value>}, "output": "<captured prints>"}
+    {"case": "<case id>", "status": "missing", "message": "<the NotImplementedError's text>"}
+    {"case": "<case id>", "status": "error", "message": "<Type: text>", "where": "engine.py:34"}
+
+and, first of all, one line about importing the student's modules:
+
+    {"import": {"engine": null | "engine.py:3: SyntaxError: invalid syntax", "nn": ..., "train": ...},
+     "missing_files": ["nn"]}
+
+(null: the module imported, or its file is missing, which missing_files says;
+"__init__" appears too when the package's __init__.py failed.)
+
+An observation <value> is a number, a list of numbers, or, when the student's
+code produced something else, {"type": "<type name>", "repr": "<short repr>"}.
+The parent trusts none of it: every line is size-capped and checked here, and
+any text is cut, its control characters and lone surrogates replaced.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Union
+
+Number = float
+ObsValue = Union[float, list, "BadValue"]
+
+
+@dataclass(frozen=True)
+class BadValue:
+    """A value that is not a real number: what the child said it was."""
+    type: str
+    repr: str
+
+    def __str__(self) -> str:
+        return f"{self.repr} (a {self.type}, not a number)"
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    """One case as run in the child (or not run): observations or a reason."""
+    case: str
+    status: str                                   # ok | missing | error | timeout
+    obs: dict[str, ObsValue] = field(default_factory=dict)
+    message: str = ""
+    where: str = ""
+    output: str = ""
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """Per student module: None when it imported, else why it did not."""
+    errors: dict[str, str]                        # module -> "engine.py:3: SyntaxError: ..."
+    missing_files: tuple[str, ...] = ()
+    fatal: str = ""                               # the child never reported: it hung or died importing
+
+
+MAX_REPR = 200
+
+
+def parse_value(raw) -> ObsValue:
+    """A number, a list of numbers, or a BadValue; never raises on hostile input."""
+    if isinstance(raw, bool):
+        return BadValue("bool", repr(raw))
+    if isinstance(raw, (int, float)):
+        try:
+            return float(raw)  # may be nan/inf: scoring refuses those
+        except OverflowError:
+            return BadValue("int", "an integer too large for a float")
+    if isinstance(raw, list):
+        return [parse_value(v) for v in raw[:100_000]]
+    if isinstance(raw, dict) and set(raw) <= {"type", "repr"}:
+        return BadValue(clean(raw.get("type", "?"), 80), clean(raw.get("repr", ""), MAX_REPR))
+    return BadValue(type(raw).__name__, repr(raw)[:MAX_REPR])
+
+
+def is_real(value: ObsValue) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
+
+
+STATUSES = ("ok", "missing", "error")
+RESULT_PIPE_LOST = 86  # the child's exit status when it can't write its result fd any more
+MAX_MESSAGE = 1000
+MAX_OBS = 1000
+_CONTROL = {c: "?" for c in (*range(32), 127) if c not in (9, 10)} | {13: None}
+
+
+def decode_line(line: bytes) -> dict | None:
+    """One result line as a JSON object, or None for anything else; never raises."""
+    try:
+        raw = json.loads(line.decode("utf-8"))
+    except Exception:  # bad UTF-8, bad JSON, nesting too deep, digits too many
+        return None
+    return raw if isinstance(raw, dict) else None
+
+
+def parse_import(raw: dict) -> ImportOutcome | None:
+    """The import line, or None when `raw` is not one."""
+    imports = raw.get("import")
+    if not isinstance(imports, dict):
+        return None
+    errors = {}
+    for module, error in list(imports.items())[:20]:
+        if error:
+            errors[clean(module, 40)] = clean(error, MAX_MESSAGE)
+    missing = raw.get("missing_files")
+    missing = tuple(clean(m, 40) for m in missing[:20]) if isinstance(missing, list) else ()
+    return ImportOutcome(errors, missing)
+
+
+def parse_case(raw: dict, case_id: str, *, output_cap: int = 4000) -> CaseOutcome | None:
+    """The result line of case `case_id`, or None when `raw` is not one (another case's, garbage)."""
+    status = raw.get("status")
+    if raw.get("case") != case_id or status not in STATUSES:
+        return None
+    obs = {}
+    if status == "ok":
+        if not isinstance(raw.get("obs"), dict):
+            return None
+        obs = {clean(k, 100): parse_value(v) for k, v in list(raw["obs"].items())[:MAX_OBS]}
+    return CaseOutcome(
+        case_id, status, obs,
+        message=clean(raw.get("message"), MAX_MESSAGE),
+        where=clean(raw.get("where"), 100),
+        output=clean(raw.get("output"), output_cap + len("...[truncated]")),
+    )
+
+
+def clean(raw, cap: int) -> str:
+    """Text from the child, safe to print: at most `cap` characters, no control characters."""
+    text = raw if isinstance(raw, str) else "" if raw is None else str(raw)
+    text = text[:cap].encode("utf-8", "replace").decode("utf-8")
+    return text.translate(_CONTROL)

@@ -1,0 +1,302 @@
+"""The child process: started with limits, read with deadlines, killed with its whole session.
+
+"basic" sandbox: rlimits (memory, CPU, file size, processes, open files, no core
+files), a scrubbed environment, a private empty working folder, a session of its
+own, no site-packages (`-I -S`). It does not hide the file system or the network
+and, run as root, RLIMIT_NPROC does not stop fork: dropping privileges is for later.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+CHILD_MAIN = Path(__file__).resolve().parent.parent / "child" / "main.py"
+STREAM_CAP = 16_384  # bytes of the child's real stdout / stderr kept, for notes
+TIMEOUT, DEAD = "timeout", "dead"
+
+
+@dataclass(frozen=True)
+class Limits:
+    case_timeout: float = 3.0          # seconds of wall time per case, from the previous result line
+    import_timeout: float = 5.0        # seconds to start and import the student's package
+    memory_mb: int = 1024              # address space
+    file_size_mb: int = 1              # largest file the child may write
+    output_cap: int = 4000             # characters of a case's prints kept
+    max_result_line: int = 1_000_000   # bytes; longer lines are dropped
+    open_files: int = 64
+    stack_mb: int = 256                # deep enough for the child's recursion limit of 10,000
+
+    def cpu_seconds(self, n_cases: int) -> int:
+        """CPU time for a child running n_cases: a backstop, the wall-time deadlines come first."""
+        return math.ceil(self.import_timeout + self.case_timeout * max(n_cases, 1)) + 1
+
+
+def _set_limits(limits: Limits, cpu: int) -> None:
+    """In the child, between fork and exec: the rlimits. Must not raise."""
+    mb = 1 << 20
+    wanted = [
+        (resource.RLIMIT_AS, limits.memory_mb * mb),
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * mb),
+        (resource.RLIMIT_NPROC, 0),  # no fork (ignored for root)
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_STACK, limits.stack_mb * mb),
+    ]
+    for which, value in wanted:
+        try:
+            _soft, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+class Child:
+    """One child process: sends it the job, hands out its result lines one by one, kills it.
+
+    `next_line(deadline)` returns a line (bytes, without the newline), TIMEOUT, or
+    DEAD (the result pipe closed or the process ended, every line it sent read).
+    The child's own stdout and stderr are drained all along and capped.
+    """
+
+    def __init__(self, job: dict, limits: Limits, *, programs_dir: Path | None = None):
+        self.limits = limits
+        self.home = tempfile.mkdtemp(prefix="backprop-child-")
+        self.lines: deque[bytes] = deque()
+        self.partial = b""
+        self.skipping = False      # inside a line that grew past max_result_line
+        self.dropped_long = 0
+        self.result_open = True
+        self.streams = {"stdout": bytearray(), "stderr": bytearray()}  # their first STREAM_CAP bytes
+        self.proc = None
+        self.selector = selectors.DefaultSelector()
+        self._fds: list[int] = []
+        try:
+            self._start(job, programs_dir)
+        except BaseException:
+            self.kill()
+            raise
+
+    def _start(self, job: dict, programs_dir: Path | None) -> None:
+        job_r, job_w = os.pipe()
+        res_r, res_w = os.pipe()
+        self._fds += [job_w, res_r]
+        argv = [sys.executable, "-I", "-S", str(CHILD_MAIN), "--job-fd", str(job_r), "--result-fd", str(res_w)]
+        if programs_dir is not None:
+            argv += ["--programs", str(programs_dir)]
+        cpu = self.limits.cpu_seconds(len(job.get("cases", ())))
+        try:
+            self.proc = subprocess.Popen(
+                argv, cwd=self.home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": self.home},
+                pass_fds=(job_r, res_w), start_new_session=True,
+                preexec_fn=lambda: _set_limits(self.limits, cpu),
+            )
+        finally:
+            os.close(job_r)
+            os.close(res_w)
+        self.job = json.dumps(job).encode()
+        for fd in (job_w, res_r):
+            os.set_blocking(fd, False)
+        self.selector.register(res_r, selectors.EVENT_READ, "result")
+        self.selector.register(job_w, selectors.EVENT_WRITE, "job")
+        for name in ("stdout", "stderr"):
+            self.selector.register(getattr(self.proc, name), selectors.EVENT_READ, name)
+        try:
+            self._fds.append(os.pidfd_open(self.proc.pid))
+            self.selector.register(self._fds[-1], selectors.EVENT_READ, "exit")
+        except (AttributeError, OSError):  # no pidfd: the result pipe's end is the sign
+            pass
+        self.result_fd = res_r
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def next_line(self, deadline: float) -> bytes | str:
+        while not self.lines:
+            if not self.result_open:
+                return DEAD
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return TIMEOUT
+            for key, _ in self.selector.select(min(remaining, 1.0)):
+                getattr(self, "_on_" + key.data)(key.fileobj)
+        return self.lines.popleft()
+
+    def _on_result(self, fd: int) -> None:
+        while self.result_open:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except BlockingIOError:
+                return
+            if not chunk:
+                self.result_open = False
+                self.selector.unregister(fd)
+                return
+            self._split(chunk)
+
+    def _split(self, chunk: bytes) -> None:
+        *complete, rest = (self.partial + chunk).split(b"\n")
+        for i, line in enumerate(complete):
+            if len(line) > self.limits.max_result_line:
+                self.dropped_long += 1
+            elif line and not (i == 0 and self.skipping):  # not the tail of an overlong line
+                self.lines.append(line)
+        if complete:
+            self.skipping = False
+        if len(rest) > self.limits.max_result_line:
+            self.dropped_long += not self.skipping
+            self.skipping, rest = True, b""
+        self.partial = rest
+
+    def _on_exit(self, fd: int) -> None:
+        # the process has ended: what it wrote is all in the pipe, unless a grandchild
+        # holds the pipe open; read it, then stop waiting
+        self.selector.unregister(fd)
+        self._on_result(self.result_fd)
+        if self.result_open:
+            self.result_open = False
+            self.selector.unregister(self.result_fd)
+
+    def _on_stdout(self, stream) -> None:
+        self._drain("stdout", stream)
+
+    def _on_stderr(self, stream) -> None:
+        self._drain("stderr", stream)
+
+    def _drain(self, name: str, stream) -> bool:
+        """Read what is there of the child's stdout or stderr, keep the start; False at its end."""
+        chunk = os.read(stream.fileno(), 1 << 16)
+        if not chunk:
+            if stream.fileno() in self.selector.get_map():
+                self.selector.unregister(stream)
+            return False
+        kept = self.streams[name]
+        kept += chunk[: max(0, STREAM_CAP - len(kept))]
+        return True
+
+    def _on_job(self, fd: int) -> None:
+        try:
+            written = os.write(fd, self.job)
+        except BlockingIOError:
+            return
+        except OSError:  # the child is gone: its end shows that
+            written = len(self.job)
+        self.job = self.job[written:]
+        if not self.job:
+            self.selector.unregister(fd)
+            os.close(fd)
+            self._fds.remove(fd)
+
+    # -- ending ----------------------------------------------------------------------------
+
+    def kill(self) -> int | None:
+        """Kill the child's whole session, reap it, free everything; again is harmless.
+
+        Returns the exit status (negative: the signal), None if it never started.
+        """
+        if self.proc is not None and self.proc.returncode is None:
+            kill_session(self.proc.pid)  # before reaping: until then its pid can't be reused
+            self.proc.wait()
+            for name in ("stdout", "stderr"):  # what is left in the pipes, for notes
+                stream = getattr(self.proc, name)
+                os.set_blocking(stream.fileno(), False)
+                try:
+                    while len(self.streams[name]) < STREAM_CAP and self._drain(name, stream):
+                        pass
+                except (BlockingIOError, ValueError):
+                    pass
+                stream.close()
+        if self._fds is not None:
+            self.selector.close()
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
+            shutil.rmtree(self.home, ignore_errors=True)
+        return None if self.proc is None else self.proc.returncode
+
+    def exited(self, wait: float = 0.0) -> bool:
+        """Has the process ended (without reaping it: its id must stay its own until killed)?"""
+        end = time.monotonic() + wait
+        while True:
+            try:
+                if os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                    return True
+            except ChildProcessError:
+                return True
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.01)
+
+    def stderr_tail(self, chars: int = 200) -> str:
+        """The last line the child wrote on its real stderr (a crash's reason), or ""."""
+        lines = bytes(self.streams["stderr"]).decode("utf-8", "replace").strip().splitlines()
+        return lines[-1][-chars:] if lines else ""
+
+
+def kill_session(sid: int) -> None:
+    """SIGKILL every process of session `sid` (its group first, then any that left the group)."""
+    for _ in range(10):
+        try:
+            os.killpg(sid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        others = [pid for pid in _session_members(sid) if pid != sid]
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if not others:
+            return
+        time.sleep(0.01)
+
+
+def _session_members(sid: int) -> list[int]:
+    """Live (not zombie) processes whose session is sid, from /proc; [] where there is no /proc."""
+    members = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return members
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) "
+        if len(fields) > 3 and fields[0] not in (b"Z", b"X") and int(fields[3]) == sid:
+            members.append(int(entry))
+    return members
+
+
+def describe_exit(status: int, during: str = "during this case") -> str:
+    """Why a child ended, in the words of a case's message."""
+    if status >= 0:
+        return f"the process exited with code {status} {during}"
+    signum = -status
+    name = {signal.SIGKILL: "killed by signal 9: memory limit?",
+            signal.SIGXCPU: f"killed by signal {int(signal.SIGXCPU)} (SIGXCPU): the CPU time limit",
+            signal.SIGSEGV: "crashed with signal 11 (SIGSEGV): a recursion too deep?",
+            signal.SIGXFSZ: f"killed by signal {int(signal.SIGXFSZ)} (SIGXFSZ): a file larger than the limit"}
+    try:
+        default = f"killed by signal {signum} ({signal.Signals(signum).name})"
+    except ValueError:
+        default = f"killed by signal {signum}"
+    return name.get(signum, default)

@@ -1,0 +1,62 @@
+"""Compare what a student's code observed with the golden, number by number.
+
+Only floats the parent parsed itself are compared. NaN and infinities never
+pass (no golden is one), and a value that is not a number says what it was.
+"""
+from __future__ import annotations
+
+import math
+
+from autograder.runner.protocol import BadValue
+
+MAX_LINES = 6
+
+
+def compare(obs: dict, golden: dict, *, rel_tol: float, abs_tol: float) -> list[str]:
+    """One line per mismatch ('a.grad: got 6, expected -6'); [] when all agree."""
+    problems: list[str] = []
+    for name, expected in golden.items():
+        if name not in obs:
+            problems.append(f"{name}: your code produced nothing for it")
+            continue
+        problems += _compare_value(name, obs[name], expected, rel_tol, abs_tol)
+        if len(problems) >= MAX_LINES:
+            break
+    if len(problems) > MAX_LINES:
+        problems = problems[:MAX_LINES] + ["..."]
+    return problems
+
+
+def _compare_value(name, got, expected, rel_tol, abs_tol) -> list[str]:
+    if isinstance(expected, list):
+        if not isinstance(got, list):
+            return [f"{name}: got {_show(got)}, expected a list of {len(expected)} numbers"]
+        if len(got) != len(expected):
+            return [f"{name}: got {len(got)} values, expected {len(expected)}: got {_show(got)}, expected {_show(expected)}"]
+        wrong = [
+            i for i, (g, e) in enumerate(zip(got, expected))
+            if _compare_value(name, g, e, rel_tol, abs_tol)
+        ]
+        if not wrong:
+            return []
+        i = wrong[0]
+        more = f" ({len(wrong)} of {len(expected)} entries differ)" if len(wrong) > 1 else ""
+        return [f"{name}[{i}]: got {_show(got[i])}, expected {_show(expected[i])}{more}"]
+    if isinstance(got, BadValue):
+        return [f"{name}: got {got}, expected the number {_show(expected)}"]
+    if isinstance(got, list):
+        return [f"{name}: got a list {_show(got)}, expected the number {_show(expected)}"]
+    if not math.isfinite(got):
+        return [f"{name}: got {got}, expected {_show(expected)} (NaN and infinities never pass)"]
+    if math.isclose(got, expected, rel_tol=rel_tol, abs_tol=abs_tol):
+        return []
+    return [f"{name}: got {_show(got)}, expected {_show(expected)}"]
+
+
+def _show(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, list):
+        shown = ", ".join(_show(v) for v in value[:6])
+        return f"[{shown}{', ...' if len(value) > 6 else ''}]"
+    return str(value)

@@ -1,0 +1,104 @@
+"""Turn a run's outcomes and the goldens into a Report, by the rubric.
+
+Partial credit in a task follows the share of its cases that passed.
+"""
+from __future__ import annotations
+
+from autograder import __version__
+from autograder.cases.model import Case
+from autograder.config import Rubric
+from autograder.report.model import CaseResult, Report, TaskResult
+from autograder.runner.protocol import CaseOutcome
+from autograder.scoring.compare import compare
+from autograder.tasks import TASKS
+
+
+def score_run(
+    submission: str,
+    cases: list[Case],
+    outcomes: dict[str, CaseOutcome],
+    goldens: dict[str, dict],
+    rubric: Rubric,
+    *,
+    sandbox: str = "basic",
+    notes: tuple[str, ...] = (),
+    duration: float = 0.0,
+) -> Report:
+    by_task: dict[str, list[CaseResult]] = {}
+    for case in cases:
+        outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
+        by_task.setdefault(case.task, []).append(_case_result(case, outcome, goldens[case.id], rubric))
+    tasks = tuple(
+        _task_result(task, by_task[task], rubric) for task in TASKS if task in by_task
+    )
+    return Report(
+        submission=submission,
+        score=round(sum(t.score for t in tasks), 6),
+        max_score=round(sum(t.max_score for t in tasks), 6),
+        tasks=tasks,
+        sandbox=sandbox,
+        notes=notes,
+        kit_version=__version__,
+        duration=duration,
+    )
+
+
+def crashed_report(submission: str, reason: str, rubric: Rubric, tasks: list[str] | None = None, **kw) -> Report:
+    """A Report for a submission whose grading could not finish: every task at 0, with the reason."""
+    task_ids = tasks or list(TASKS)
+    return Report(
+        submission=submission,
+        score=0.0,
+        max_score=float(sum(rubric.points[t] for t in task_ids)),
+        tasks=tuple(TaskResult(t, TASKS[t], 0.0, float(rubric.points[t])) for t in task_ids),
+        error=reason,
+        kit_version=__version__,
+        **kw,
+    )
+
+
+def _task_result(task: str, cases: list[CaseResult], rubric: Rubric) -> TaskResult:
+    points = float(rubric.points[task])
+    passed = sum(c.status == "passed" for c in cases)
+    return TaskResult(task, TASKS[task], round(points * passed / len(cases), 6), points, tuple(cases))
+
+
+def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric) -> CaseResult:
+    public = case.visibility == "public"
+
+    def result(status: str, message: str, lines: tuple[str, ...] = ()) -> CaseResult:
+        if not public:
+            # a hidden case says what went wrong in kind, never with its inputs
+            message = _HIDDEN_MESSAGE[status]
+            lines = ()
+        return CaseResult(case.id, status, case.visibility, message, case.title if public else "", lines)
+
+    if outcome.status == "ok":
+        problems = compare(outcome.obs, golden, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
+        if not problems:
+            return result("passed", "")
+        return result("failed", problems[0], tuple(problems[1:]) + _explain(case))
+    where = f" ({outcome.where})" if outcome.where else ""
+    if outcome.status == "missing":
+        return result("missing", f"not written yet: {outcome.message}")
+    if outcome.status == "timeout":
+        return result("timeout", outcome.message or f"took longer than {rubric.case_timeout:g} s")
+    return result("error", f"{outcome.message}{where}", _explain(case))
+
+
+def _explain(case: Case) -> tuple[str, ...]:
+    lines = []
+    if case.derivation:
+        lines.append(f"derivation: {case.derivation}")
+    if case.hint:
+        lines.append(f"hint: {case.hint}")
+    return tuple(lines)
+
+
+_HIDDEN_MESSAGE = {
+    "passed": "",
+    "failed": "a hidden case gave a different result",
+    "error": "a hidden case raised an error",
+    "missing": "not written yet",
+    "timeout": "a hidden case took too long",
+}

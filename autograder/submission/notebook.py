@@ -1,0 +1,153 @@
+"""A submission notebook as a Python module: its code cells, with nothing left to run a shell.
+
+Shell escapes (`!cmd`, `x = !cmd`), line magics (`%cmd`, `x = %cmd`), help (`obj?`) and
+cell magics (`%%bash`: the whole cell) become a comment, or `pass  # ...` when indented,
+so line structure and blocks survive. The bodies of %%time, %%timeit and %%capture are
+plain Python and are kept (their own escapes removed line by line).
+"""
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from pathlib import Path
+
+MARKER = "# [autograder: removed shell escape / magic]"
+MAX_BYTES = 64 * 1024 * 1024
+PYTHON_BODY_MAGICS = {"time", "timeit", "capture"}
+_ESCAPE = re.compile(
+    r"^\s*(?:[!%?]"                                  # !cmd  %magic  ?obj
+    r"|[\w.]+\s*\?\??\s*$"                           # obj?  obj??
+    r"|(?:[\w.]+\s*,\s*)*[\w.]+\s*=\s*[!%])"         # x = !cmd   a, b = %magic
+)
+
+
+class NotebookError(ValueError):
+    """A notebook that can't be read as one; the message is one line."""
+
+
+def notebook_to_python(path: Path) -> str:
+    """The notebook's code cells as one module's source, escapes and magics removed."""
+    nb = _read(Path(path))
+    parts = ["# Code cells of a notebook; shell escapes and magics removed by the autograder."]
+    for number, cell in enumerate(nb.cells, 1):
+        if cell.get("cell_type") == "code":
+            parts.append(f"# In[{number}]:\n{convert_cell(cell.get('source', ''))}")
+    return "\n\n\n".join(parts) + "\n"
+
+
+def _read(path: Path):
+    try:
+        import nbformat  # an optional dependency: only notebooks need it
+    except ImportError:
+        raise NotebookError("reading notebooks needs nbformat: pip install 'backprop-kit[notebooks]'") from None
+
+    def fail(why: str) -> NotebookError:
+        return NotebookError(" ".join(f"{path.name}: {why}".split()))
+
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise fail(f"can't be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_BYTES:
+        raise fail(f"too large ({len(data) // 2**20} MiB; at most {MAX_BYTES // 2**20} MiB)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise fail(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise fail(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    if not isinstance(raw, dict) or "nbformat" not in raw:
+        raise fail("not a Jupyter notebook (no nbformat version)")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nb = nbformat.reads(text, as_version=4)
+            nbformat.validate(nb)
+    except nbformat.ValidationError as exc:
+        raise fail(f"not a valid notebook ({exc.message})") from None
+    except Exception as exc:  # nbformat's reader raises several kinds for a bad document
+        raise fail(f"not a valid notebook ({exc})") from None
+    language = (nb.metadata.get("kernelspec", {}).get("language")
+                or nb.metadata.get("language_info", {}).get("name") or "python")
+    if str(language).lower() not in ("python", "python3", "ipython"):
+        raise fail(f"not a Python notebook (language {language})")
+    return nb
+
+
+def convert_cell(source: str | list) -> str:
+    """One code cell's source with escapes and magics replaced, line for line."""
+    if isinstance(source, list):
+        source = "".join(source)
+    lines = source.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is not None and lines[first].lstrip().startswith("%%"):
+        name = (lines[first].lstrip()[2:].split() or [""])[0]
+        if name not in PYTHON_BODY_MAGICS:
+            return "\n".join(MARKER for _ in lines)
+        lines[first] = MARKER
+        return "\n".join(lines[: first + 1] + _convert_lines(lines[first + 1:]))
+    return "\n".join(_convert_lines(lines))
+
+
+def _convert_lines(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    lexer = _Lexer()
+    escaped_continues = False
+    for line in lines:
+        if escaped_continues or (lexer.at_statement_start and _ESCAPE.match(line)):
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}pass  {MARKER}" if indent and not escaped_continues else
+                       f"{indent}{MARKER}")
+            escaped_continues = line.rstrip().endswith("\\")
+            continue
+        lexer.feed(line)
+        out.append(line)
+    return out
+
+
+class _Lexer:
+    """Just enough of Python's tokenizer to know where a statement may start:
+    not inside a string, brackets or a backslash continuation."""
+
+    def __init__(self) -> None:
+        self.quote: str | None = None  # the open string's delimiter: ' " ''' or \"\"\"
+        self.depth = 0
+        self.continued = False
+
+    @property
+    def at_statement_start(self) -> bool:
+        return self.quote is None and self.depth == 0 and not self.continued
+
+    def feed(self, line: str) -> None:
+        i, n = 0, len(line)
+        self.continued = False
+        while i < n:
+            c = line[i]
+            if self.quote:
+                if c == "\\":
+                    i += 2
+                    continue
+                if line.startswith(self.quote, i):
+                    i += len(self.quote)
+                    self.quote = None
+                    continue
+                i += 1
+                continue
+            if c == "#":
+                break
+            if c in "'\"":
+                self.quote = c * 3 if line.startswith(c * 3, i) else c
+                i += len(self.quote)
+                continue
+            if c in "([{":
+                self.depth += 1
+            elif c in ")]}":
+                self.depth = max(0, self.depth - 1)
+            elif c == "\\" and i == n - 1:
+                self.continued = True
+            i += 1
+        if self.quote in ("'", '"') and not line.endswith("\\"):
+            self.quote = None  # an unterminated one-line string: a syntax error; start afresh

@@ -1,0 +1,1 @@
+"""micrograd: a tiny scalar autograd engine and a neural-net library on top of it."""

@@ -1,0 +1,1 @@
+"""micrograd -- E. W. Dijkstra"""

@@ -1,0 +1,74 @@
+"""Fake submissions and a fake grader for the batch tests.
+
+A fake submission is a folder with a plan.json saying what grading it does:
+return a report (failing some tasks), raise, kill its worker, or press Ctrl-C
+on the parent once. Every call is logged to a file, so a test can count which
+submissions were graded. Top-level functions only: spawn workers import them.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+from autograder.batch.entry import Entry
+from autograder.config import Rubric
+from autograder.report.model import CaseResult, Report, TaskResult
+from autograder.tasks import TASKS
+
+
+def submission(root: Path, folder: str, *, do: str = "ok", fail: tuple[str, ...] = (), log: Path | None = None,
+               **extra) -> Path:
+    path = Path(root) / folder
+    path.mkdir(parents=True, exist_ok=True)
+    plan = {"do": do, "fail": list(fail), "log": str(log) if log else None, **extra}
+    (path / "plan.json").write_text(json.dumps(plan))
+    (path / "micrograd").mkdir(exist_ok=True)
+    (path / "micrograd" / "engine.py").write_text(f"# {folder}\n")
+    return path
+
+
+def entry(student: str, path: Path, *, late: bool = False, source: str = "folder") -> Entry:
+    return Entry(student, Path(path), source, late, Path(path).name)
+
+
+def calls(log: Path) -> list[str]:
+    """The students graded so far, in order, one per call."""
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+def grade_fake(path: Path, *, rubric: Rubric, name: str) -> Report:
+    plan = json.loads((Path(path) / "plan.json").read_text())
+    if plan["log"]:
+        with open(plan["log"], "a", encoding="utf-8") as f:
+            f.write(name + "\n")
+    if plan["do"] == "raise":
+        raise RuntimeError(plan.get("message", "boom"))
+    if plan["do"] == "exit":
+        os._exit(3)
+    if plan["do"] == "sigint_once" and not Path(plan["flag"]).exists():
+        Path(plan["flag"]).touch()
+        os.kill(os.getppid(), signal.SIGINT)
+        time.sleep(5)  # the parent stops this worker long before
+    if plan["do"] == "not_a_report":
+        return "a string"  # type: ignore[return-value]
+    return fake_report(name, rubric, fail=tuple(plan["fail"]), message=plan.get("message", ""))
+
+
+def fake_report(name: str, rubric: Rubric, *, fail: tuple[str, ...] = (), message: str = "") -> Report:
+    """Every task with one public and one hidden case; the tasks in `fail` fail both."""
+    tasks = []
+    for task, title in TASKS.items():
+        ok = task not in fail
+        status = "passed" if ok else "failed"
+        cases = (
+            CaseResult(f"{task}-public", status, "public", "" if ok else message or "got 1, expected 2",
+                       f"{task}: a public case", () if ok else ("got: 1", "expected: 2")),
+            CaseResult(f"{task}-hidden", status, "hidden", "" if ok else "a hidden case gave a different result"),
+        )
+        points = float(rubric.points[task])
+        tasks.append(TaskResult(task, title, points if ok else 0.0, points, cases))
+    score = sum(t.score for t in tasks)
+    return Report(name, score, sum(t.max_score for t in tasks), tuple(tasks), sandbox="fake", kit_version="test")

@@ -1,0 +1,36 @@
+"""Does a real batch (real grader, real sandbox) grade the solutions full marks and the stubs zero?"""
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+
+import pytest
+
+from autograder import paths
+from autograder.batch.cli_batch import run_batch_command
+from autograder.config import Rubric
+
+try:  # the case library, runner and submission loader may still be in the making
+    import autograder.cases  # noqa: F401
+    import autograder.grading  # noqa: F401
+    import autograder.runner  # noqa: F401
+except ImportError as err:
+    pytest.skip(f"grading is not runnable yet: {err}", allow_module_level=True)
+
+
+def test_a_class_of_a_solution_and_a_stub_is_graded_end_to_end(tmp_path):
+    shutil.copytree(paths.SOLUTIONS, tmp_path / "class" / "solved")
+    shutil.copytree(paths.EXERCISES, tmp_path / "class" / "stubs")
+    rubric = Rubric(hidden_seed=1234)
+
+    code = run_batch_command([tmp_path / "class"], tmp_path / "out", 2, False, rubric)
+
+    assert code == 0
+    with open(tmp_path / "out" / "gradebook.csv", newline="", encoding="utf-8") as f:
+        rows = {r["student"]: r for r in csv.DictReader(f)}
+    assert float(rows["solved"]["score"]) == rubric.max_score
+    assert float(rows["stubs"]["score"]) == 0 and rows["stubs"]["status"] == "graded"
+    report = json.loads((tmp_path / "out" / "reports" / "stubs.json").read_text())
+    assert {c["status"] for t in report["tasks"] for c in t["cases"]} == {"missing"}
+    assert any(c["visibility"] == "hidden" for t in report["tasks"] for c in t["cases"])

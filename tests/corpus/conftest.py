@@ -1,0 +1,34 @@
+"""The grader-strength corpus: the `corpus` marker, and its table in the terminal summary.
+
+The corpus tests run by default (deselect them with `-m "not corpus"`). The
+table of variants and tasks hit is printed at the end of the run, whether the
+tests passed or not, so the isolation numbers are always visible.
+"""
+from __future__ import annotations
+
+import pytest
+
+SUMMARY_KEY = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "corpus: grades the corpus of single-bug variants of solutions/ (runs by default; "
+        "deselect with -m 'not corpus')",
+    )
+
+
+@pytest.fixture(scope="session")
+def corpus_summary(request: pytest.FixtureRequest):
+    """Tests call this with the table text; it is printed in the terminal summary."""
+    def record(text: str) -> None:
+        request.config.stash[SUMMARY_KEY] = text
+    return record
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    text = config.stash.get(SUMMARY_KEY, None)
+    if text:
+        terminalreporter.section("grader strength: single-bug corpus")
+        terminalreporter.write_line(text)

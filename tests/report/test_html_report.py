@@ -1,0 +1,49 @@
+"""Is a feedback page safe to open (escaped, self-contained) and silent about hidden cases?"""
+from __future__ import annotations
+
+import re
+
+from autograder.report.html_report import render_feedback
+from report_fakes import case, report, task
+
+EVIL = "<script>alert('x')</script>"
+
+
+def test_student_controlled_text_is_escaped_everywhere():
+    r = report(
+        f"{EVIL}.zip",
+        task("mul", case("m1", "error", message=f"ValueError: {EVIL}", title=f"title {EVIL}",
+                         details=(f"got: {EVIL}",))),
+        error=None,
+    )
+    r = r.__class__(**{**r.__dict__, "notes": (f"skipped file {EVIL}.py",)})
+    page = render_feedback(r, student=f"{EVIL} & co")
+    assert "<script" not in page
+    assert page.count("&lt;script&gt;") >= 5
+
+
+def test_an_error_message_is_escaped_too():
+    page = render_feedback(report("ana", task("add"), error=f"could not import: {EVIL}"))
+    assert "<script" not in page and "could not import: &lt;script&gt;" in page
+
+
+def test_public_cases_are_shown_in_full():
+    r = report("ana", task("mul", case("m1", "failed", message="got 3.0, expected 6.0", title="a*b, upstream 2",
+                                       details=("derivation: d(ab)/da = b",))))
+    page = render_feedback(r)
+    for text in ("got 3.0, expected 6.0", "a*b, upstream 2", "derivation: d(ab)/da = b"):
+        assert text in page
+
+
+def test_a_hidden_case_shows_whether_it_passed_and_nothing_else():
+    hidden = case("mul-hidden-SECRETID", "failed", "hidden", message="SECRETMESSAGE with inputs 1.5, -2",
+                  title="SECRETTITLE", details=("SECRETDETAIL",))
+    page = render_feedback(report("ana", task("mul", case("m1"), hidden, case("mul-hidden-2", "passed", "hidden"))))
+    assert "SECRET" not in page
+    assert "Hidden cases: 1 of 2 passed" in page
+
+
+def test_the_page_is_self_contained():
+    page = render_feedback(report("ana", task("add", case("a"))))
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    assert not re.search(r"<(link|script|img|iframe)\b|@import|url\(|https?://", page)

@@ -1,0 +1,47 @@
+"""Are the class summary's numbers right on a known set, and is the histogram a real PNG?"""
+from __future__ import annotations
+
+from autograder.report.summary import build_summary, render_markdown, write_histogram
+from report_fakes import case, report, task
+
+
+def known_class():
+    return [
+        report("ana", task("add", case("a"), case("b")), task("mul", case("m"), case("n"))),          # 10
+        report("ben", task("add", case("a"), case("b")), task("mul", case("m"), case("n", "timeout"))),  # 7.5
+        report("cai", task("add", case("a"), case("b", "error")), task("mul", case("m", "missing"), case("n", "missing"))),  # 2.5
+        report("dee", task("add"), task("mul"), error="no micrograd package found"),               # 0
+    ]
+
+
+def test_the_numbers_on_a_known_class():
+    s = build_summary(known_class(), late=1)
+    assert (s["submissions"], s["graded"], s["ungradable"], s["late"]) == (4, 3, 1, 1)
+    assert s["max_score"] == 10
+    assert s["mean"] == 5.0 and s["median"] == 5.0 and (s["min"], s["max"]) == (0, 10)
+    assert s["submissions_with"] == {"timeout": 1, "error": 1, "missing": 1}
+    rates = {t["id"]: (t["passed"], t["pass_rate"], t["mean_score"]) for t in s["tasks"]}
+    assert rates == {"add": (2, 0.5, 3.125), "mul": (1, 0.25, 1.875)}
+    assert s["histogram"]["counts"] == [1, 0, 1, 0, 0, 0, 0, 1, 0, 1]
+    assert sum(s["histogram"]["counts"]) == 4
+
+
+def test_an_empty_class_has_a_summary_too():
+    s = build_summary([])
+    assert s["submissions"] == 0 and s["mean"] is None and s["tasks"] == []
+    assert "submissions | 0" in render_markdown(s)
+
+
+def test_the_markdown_page_names_every_number():
+    md = render_markdown(build_summary(known_class(), late=1))
+    for line in ("| submissions | 4 |", "| could not be graded | 1 |", "| mean score | 5 / 10 |",
+                 "| add | the add task | 50% | 3.125 / 5 |", "![score histogram](score_histogram.png)"):
+        assert line in md
+
+
+def test_the_histogram_is_a_real_png(tmp_path):
+    path = tmp_path / "h.png"
+    write_histogram(build_summary(known_class()), path)
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-12:]
+    assert not list(tmp_path.glob("*.tmp"))
