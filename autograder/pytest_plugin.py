@@ -78,6 +78,8 @@ def _report(config):
 
 def _explain(task) -> str:
     lines = [f"{task.id}: {task.score:g}/{task.max_score:g} — {task.title}"]
+    if task.status == "missing":
+        return "\n".join(lines + [f"  {task.cases[0].message}"])
     for case in task.cases:
         if case.status == "passed":
             continue

@@ -3,8 +3,8 @@
 What goes in: exercises/micrograd/, a copy of the autograder package (it holds
 no answers: the reference engine is a separate package that is never copied),
 the public goldens, the rubric without its hidden seed, a student README, and
-the pytest route. What never goes in: reference/, solutions/, hidden cases or
-their seed, and anything else of the kit.
+the pytest route. What never goes in: reference/, solutions/, the torch adapter
+(a complete engine), hidden cases or their seed, and anything else of the kit.
 """
 from __future__ import annotations
 
@@ -20,7 +20,21 @@ from autograder.goldens.store import write_goldens
 
 HANDOUT_GOLDENS = "public_goldens.json"   # inside the handout's autograder/ package
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
-_SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*.tmp")
+_SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*.tmp")
+
+
+# Parts of the package students must not get: the engines module holds the
+# torch adapter, a complete engine of its own; selfcheck needs it.
+_INSTRUCTOR_ONLY = {"engines", "selfcheck.py"}
+
+
+def _skip(folder: str, names: list[str]) -> set[str]:
+    skipped = set(_SKIP_NAMES(folder, names))
+    if Path(folder) == paths.KIT_ROOT / "autograder":
+        skipped |= _INSTRUCTOR_ONLY & set(names)
+    if Path(folder) == _TEMPLATES.parent:
+        skipped.add(_TEMPLATES.name)  # the handout's own templates are already written at its top
+    return skipped
 
 
 class HandoutError(ValueError):
@@ -35,8 +49,8 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
     if not (exercises / "micrograd").is_dir():
         raise HandoutError(f"no exercises at {exercises}: run `autograder exercises` first")
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(exercises / "micrograd", out / "micrograd", ignore=_SKIP)
-    shutil.copytree(paths.KIT_ROOT / "autograder", out / "autograder", ignore=_SKIP)
+    shutil.copytree(exercises / "micrograd", out / "micrograd", ignore=_skip)
+    shutil.copytree(paths.KIT_ROOT / "autograder", out / "autograder", ignore=_skip)
 
     cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
     goldens = compute_goldens(cases, activation=rubric.activation)

@@ -1,0 +1,106 @@
+"""What students get: the exercises, the check tool, the public goldens — nothing hidden."""
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from autograder.config import load_rubric
+from autograder.handout import HANDOUT_GOLDENS, write_handout
+from autograder.handout.write import HandoutError
+from autograder.paths import KIT_ROOT, SOLUTIONS
+
+RUBRIC = load_rubric(KIT_ROOT / "assignment.toml")
+
+
+@pytest.fixture(scope="module")
+def handout(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("handout") / "hw1"
+    write_handout(out, rubric=RUBRIC)
+    return out
+
+
+def _texts(root: Path):
+    for path in root.rglob("*"):
+        if path.is_file():
+            yield path, path.read_bytes().decode("utf-8", errors="replace")
+
+
+def test_does_the_handout_hold_the_exercises_and_the_check_tool(handout):
+    assert (handout / "micrograd" / "engine.py").read_text() == (KIT_ROOT / "exercises/micrograd/engine.py").read_text()
+    assert (handout / "autograder" / "cli.py").is_file()
+    assert (handout / "autograder" / HANDOUT_GOLDENS).is_file()
+    assert (handout / "README.md").read_text().startswith("# Backpropagation")
+
+
+def test_is_the_reference_engine_left_out(handout):
+    assert not list(handout.rglob("reference"))
+    for path, text in _texts(handout):
+        assert "_bw_mul" not in text and "def _topo" not in text, path
+
+
+def test_is_no_solution_code_in_the_handout(handout):
+    solution_lines = {
+        line.strip()
+        for path in SOLUTIONS.rglob("*.py")
+        for line in path.read_text().split("# BEGIN SOLUTION")[1:]
+        for line in line.split("# END SOLUTION")[0].splitlines()[1:]
+        if len(line.strip()) > 25
+    }
+    exercise_text = "".join(p.read_text() for p in (KIT_ROOT / "exercises").rglob("*.py"))
+    solution_lines = {line for line in solution_lines if line not in exercise_text}  # the spec may quote it
+    assert solution_lines, "the solutions have blocks to look for"
+    for path, text in _texts(handout):
+        found = [line for line in solution_lines if line in text]
+        assert not found, f"{path} holds solution code: {found[:2]}"
+
+
+def test_are_the_hidden_seed_and_hidden_cases_left_out(handout):
+    seed = str(RUBRIC.hidden_seed)
+    for path, text in _texts(handout):
+        assert seed not in text, f"{path} holds the hidden seed"
+    assert "hidden_seed" not in (handout / "assignment.toml").read_text()
+    goldens = json.loads((handout / "autograder" / HANDOUT_GOLDENS).read_text())["goldens"]
+    assert goldens and not [cid for cid in goldens if "hidden" in cid]
+
+
+def test_does_check_work_in_the_handout_without_the_reference(handout, tmp_path):
+    """A student's machine has the handout and rich, not the kit: check runs on the shipped goldens."""
+    work = tmp_path / "student"
+    subprocess.run(["cp", "-r", str(handout), str(work)], check=True)
+    (work / "micrograd" / "engine.py").write_text((SOLUTIONS / "micrograd" / "engine.py").read_text())
+    site = sysconfig.get_paths()["purelib"]  # rich, without the kit's editable install (-S skips .pth files)
+    code = (
+        "import sys; sys.path[:0] = ['.', %r]\n"
+        "try:\n    import reference\nexcept ImportError:\n    pass\nelse:\n    raise SystemExit('reference importable')\n"
+        "from autograder.cli import main; raise SystemExit(main(['check', '.', '--format', 'json']))" % site
+    )
+    env = {k: v for k, v in os.environ.items() if k != "AUTOGRADER_HIDDEN_SEED"}
+    env["AUTOGRADER_CACHE"] = str(tmp_path / "cache")
+    done = subprocess.run([sys.executable, "-S", "-c", code], cwd=work, capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 1, done.stderr  # engine done, the rest still stubs
+    report = json.loads(done.stdout)
+    by_task = {t["id"]: t for t in report["tasks"]}
+    assert by_task["mul"]["status"] == "passed" and by_task["backward"]["status"] == "passed"
+    assert by_task["train"]["status"] == "missing"
+    assert not list((tmp_path / "cache").glob("*")), "goldens came from the handout, not computed"
+
+
+def test_does_pytest_in_the_handout_run_one_test_per_task(handout, tmp_path):
+    work = tmp_path / "student"
+    subprocess.run(["cp", "-r", str(handout), str(work)], check=True)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=work,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "14 failed" in done.stdout
+    assert "FAILED ::test_mul" in done.stdout and "not written yet" in done.stdout
+
+
+def test_is_a_non_empty_folder_refused(tmp_path):
+    (tmp_path / "keep.txt").write_text("mine")
+    with pytest.raises(HandoutError, match="not empty"):
+        write_handout(tmp_path, rubric=RUBRIC)
+    assert (tmp_path / "keep.txt").read_text() == "mine"
