@@ -19,6 +19,7 @@ from autograder.runner import run_cases
 from autograder.runner.sandbox import Limits
 from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare, static_check
+from autograder.submission.static import FORBIDS
 from autograder.tasks import TASK_IDS
 
 
@@ -64,12 +65,12 @@ def grade_path(
             prepared = prepare(Path(path), Path(work))
         except SubmissionError as err:
             return crashed_report(name, str(err), rubric, task_ids, duration=time.monotonic() - started)
-        forbidden = static_check(prepared, rubric.forbidden_imports)
-        forbidden = [line for line in forbidden if "forbids" in line]
+        forbidden = [line for line in static_check(prepared, rubric.forbidden_imports) if FORBIDS in line]
         if forbidden:
             return crashed_report(name, forbidden[0], rubric, task_ids, duration=time.monotonic() - started)
         try:
-            run = run_cases(prepared.root, cases, limits=limits_for(rubric))
+            run = run_cases(prepared.root, cases, limits=limits_for(rubric),
+                            files=prepared.files, forbidden=rubric.forbidden_imports)
         except (KitError, ConfigError):
             raise
         except Exception as err:  # the grading crashed: still a row, with the reason
@@ -81,4 +82,5 @@ def grade_path(
 
 
 def _import_notes(imports) -> tuple[str, ...]:
-    return tuple(message for message in imports.errors.values() if message)
+    # a single-file submission is three modules of one file: say its error once
+    return tuple(dict.fromkeys(message for message in imports.errors.values() if message))
