@@ -16,7 +16,7 @@ setup: $(VENV)/.installed
 run: setup
 	$(PY) -m autograder exercises
 	$(PY) -m autograder exercises --check
-	$(PY) -m reference.demo
+	$(PY) -m autograder.selfcheck
 
 test: setup
 	$(PY) -m autograder exercises --check

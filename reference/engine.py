@@ -209,20 +209,24 @@ class Value:
 
     # -- backpropagation ----------------------------------------------------
     def _topo(self):
-        """Nodes reachable from self, children before parents, without recursion."""
-        topo = []
-        visited = {id(self)}
-        stack = [(self, iter(self._prev))]
+        """Nodes reachable from self, children before parents, without recursion.
+
+        A node is pushed once to be expanded and met again after all its
+        children: then it is placed.
+        """
+        topo, seen, done = [], set(), set()
+        stack = [self]
         while stack:
-            node, children = stack[-1]
-            for child in children:
-                if id(child) not in visited:
-                    visited.add(id(child))
-                    stack.append((child, iter(child._prev)))
-                    break
-            else:
-                stack.pop()
+            node = stack.pop()
+            if node in done:
+                continue
+            if node in seen:  # second visit: its children are all placed
+                done.add(node)
                 topo.append(node)
+                continue
+            seen.add(node)
+            stack.append(node)
+            stack.extend(c for c in node._prev if c not in seen)
         return topo
 
     def backward(self):

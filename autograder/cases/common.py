@@ -13,7 +13,7 @@ OPS = tuple(SYMBOL)
 # backward()'s cases run on graphs of kit "mix" nodes. PyTorch can check them
 # only when the torch adapter builds those nodes with torch ops (its
 # `native_mix`); until it has one, their goldens come from the reference alone.
-BACKWARD_ON_TORCH = False
+BACKWARD_ON_TORCH = True
 
 
 def case(task: str, name: str, program: str, params: dict, *, title: str,

@@ -23,6 +23,8 @@ HINTS = {
                "a visited set while building the order.",
     "twice": "backward() adds to the leaves' grads (the closures use +=); it must not reset them.",
     "leaf-root": "Seed the output's grad with 1 (dL/dL) before the closures run, even on a single node.",
+    "equal-values": "Remember the nodes you have visited, not their values: two different nodes can hold "
+                    "the same number.",
     "keep-leaf-grads": "backward() adds to the leaves' grads (the closures use +=); it must not reset them.",
 }
 
@@ -63,6 +65,10 @@ def backward_cases() -> list[Case]:
         _case("leaf-root", "backward() on a leaf: the root is a leaf, x0.grad = dx0/dx0",
               "The graph is the leaf x0 alone, and dL/dL = 1: backward() must seed the root's grad with 1 even "
               "when there is nothing to propagate.", [3.0], []),
+        _case("equal-values", "two different nodes that hold the same number, 2.0, meet in the root",
+              "n0 = 2*x0 = 2 and n1 = 0.5*x1 = 2 are different nodes with equal data; n2 = n0 - 3*n1. "
+              "dn2/dn0 = 1, dn2/dn1 = -3, so dx0 = 1 * 2 = 2 and dx1 = -3 * 0.5 = -1.5. Both closures must run.",
+              [1.0, 4.0], [node([0], [2]), node([1], [0.5]), node([2, 3], [1, -3])]),
         _case("keep-leaf-grads", "the leaves already hold grads: backward() adds to them",
               "n0 = x0 + 2*x1, n1 = 3*n0 + x0: dn1/dx0 = 3 * 1 + 1 = 4, dn1/dx1 = 3 * 2 = 6. x0 and x1 held "
               "0.5 and -0.5 before: x0.grad = 4.5, x1.grad = 5.5. backward() must not reset the leaves.",

@@ -37,7 +37,8 @@ def torch_api() -> SimpleNamespace:
         if (err.name or "").partition(".")[0] != "torch":
             raise
         raise ImportError(TORCH_MISSING) from err
-    return SimpleNamespace(name="torch", **{n: getattr(torch_adapter, n) for n in API_NAMES})
+    return SimpleNamespace(name="torch", native_mix=torch_adapter.native_mix,
+                           **{n: getattr(torch_adapter, n) for n in API_NAMES})
 
 
 def package_api(folder: Path, name: str, package: str = "micrograd") -> SimpleNamespace:

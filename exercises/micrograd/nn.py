@@ -63,7 +63,7 @@ class MLP(Module):
         # One Layer per entry of nouts: layer i maps sz[i] inputs to sz[i+1]
         # outputs. Hidden layers use the activation (nonlin=True); the last
         # layer is linear (nonlin=False).
-        sz = [nin] + nouts
+        sz = [nin] + list(nouts)
         raise NotImplementedError('mlp: build self.layers, one Layer per entry of nouts, the last one linear')
 
     def __call__(self, x):

@@ -5,9 +5,9 @@ that made it (_op), and a _backward closure that applies the chain rule for that
 one operation: given out.grad = dL/d(out), it adds dL/d(input) to each input's grad.
 
 The rules of this engine (the autograder checks them):
-- Gradients accumulate: _backward and backward() add to .grad (+=), never
-  overwrite it. A node used twice (a + a, x * x) gets both contributions, and
-  calling backward() twice adds twice. Module.zero_grad() resets them.
+- Gradients accumulate: _backward adds to .grad (+=), never overwrites it, so a
+  node used twice (a + a, x * x) gets both contributions. backward() does not
+  reset grads either: call Module.zero_grad() before running it again.
 - relu's derivative at exactly 0 is 0, as in PyTorch.
 - ** takes a number (int or float) exponent only, never a Value.
 """

@@ -78,7 +78,7 @@ class MLP(Module):
         # One Layer per entry of nouts: layer i maps sz[i] inputs to sz[i+1]
         # outputs. Hidden layers use the activation (nonlin=True); the last
         # layer is linear (nonlin=False).
-        sz = [nin] + nouts
+        sz = [nin] + list(nouts)
         # BEGIN SOLUTION mlp: build self.layers, one Layer per entry of nouts, the last one linear
         self.layers = [Layer(sz[i], sz[i+1], nonlin=i != len(nouts)-1, activation=activation) for i in range(len(nouts))]
         # END SOLUTION

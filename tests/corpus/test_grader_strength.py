@@ -65,7 +65,6 @@ def test_every_variant_is_a_valid_single_edit():
 # Variants the case library does not catch yet: xfail(strict), so that a case
 # catching one turns this into a failure, and the entry is then removed.
 KNOWN_GAPS: dict[str, str] = {
-    "backward-visited-by-value": "no backward case holds two distinct nodes with the same number",
 }
 
 
