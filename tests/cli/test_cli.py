@@ -1,0 +1,91 @@
+"""The command line as a student and an instructor meet it: exit codes and one-line errors."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.paths import KIT_ROOT
+
+EXAMPLES = KIT_ROOT / "examples" / "submissions"
+
+
+def autograder(*args, cwd=KIT_ROOT, env_extra=None):
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, env=env)
+
+
+def test_does_check_exit_0_with_full_marks_on_the_solutions():
+    done = autograder("check", "solutions")
+    assert done.returncode == 0, done.stderr
+    assert "Score: 100 / 100" in done.stdout
+
+
+def test_does_check_json_follow_the_design_schema():
+    done = autograder("check", "exercises", "--format", "json")
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["schema"] == 1 and report["error"] is None and report["score"] == 0
+    assert {"submission", "score", "max_score", "error", "tasks"} <= set(report)
+    case = report["tasks"][0]["cases"][0]
+    assert {"id", "status", "visibility", "message"} <= set(case)
+    assert {t["status"] for t in report["tasks"]} == {"missing"}
+
+
+def test_does_check_task_run_only_that_task():
+    report = json.loads(autograder("check", "solutions", "--task", "mul", "--format", "json").stdout)
+    assert [t["id"] for t in report["tasks"]] == ["mul"]
+
+
+def test_does_a_failing_case_show_what_was_computed_expected_and_why():
+    done = autograder("check", str(EXAMPLES / "alan_turing"), "--task", "backward")
+    assert done.returncode == 1
+    assert "got" in done.stdout and "expected" in done.stdout
+    assert "derivation:" in done.stdout or "hint:" in done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (("check", "no/such/folder"), "no such file or folder"),
+    (("grade", "a", "b"), "need --out"),
+    (("check", "solutions", "--config", "no-such.toml"), "no rubric file"),
+])
+def test_is_bad_input_one_line_and_exit_2(args, message):
+    done = autograder(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_does_grade_without_a_hidden_seed_say_how_to_set_one(tmp_path):
+    (tmp_path / "assignment.toml").write_text('activation = "tanh"\n')
+    done = autograder("grade", str(KIT_ROOT / "solutions"), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "hidden seed" in done.stderr and "AUTOGRADER_HIDDEN_SEED" in done.stderr
+
+
+def test_does_a_broken_rubric_get_a_one_line_message(tmp_path):
+    (tmp_path / "assignment.toml").write_text("points = {mul = -3}\n")
+    done = autograder("check", str(KIT_ROOT / "solutions"), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "points.mul" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_does_grade_one_submission_run_hidden_cases_too():
+    report = json.loads(autograder("grade", "solutions", "--format", "json").stdout)
+    visibilities = {c["visibility"] for t in report["tasks"] for c in t["cases"]}
+    assert visibilities == {"public", "hidden"}
+    assert report["score"] == report["max_score"]
+
+
+def test_is_torch_never_imported_in_the_child(tmp_path):
+    """The child runs the student's code alone: no torch in its process, even if installed."""
+    sub = tmp_path / "sub" / "micrograd"
+    sub.mkdir(parents=True)
+    for name in ("nn.py", "train.py"):
+        (sub / name).write_text((KIT_ROOT / "solutions" / "micrograd" / name).read_text())
+    (sub / "engine.py").write_text("import sys\nraise RuntimeError('torch loaded: %s' % ('torch' in sys.modules))\n")
+    report = json.loads(autograder("check", str(tmp_path / "sub"), "--format", "json").stdout)
+    assert any("torch loaded: False" in note for note in report["notes"]), report["notes"]
