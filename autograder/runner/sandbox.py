@@ -1,12 +1,13 @@
 """The child process: started with limits, read with deadlines, killed with its whole session.
 
-"basic" sandbox: rlimits (memory, CPU, file size, processes, open files, no core
-files), a scrubbed environment, a private empty working folder, a session of its
-own, no site-packages (`-I -S`). It does not hide the file system or the network
-and, run as root, RLIMIT_NPROC does not stop fork: dropping privileges is for later.
+How the child is started, and what else holds it, is its sandbox level's (levels.py:
+"bubblewrap", "uid" or "basic"). Every level: rlimits (memory, CPU, file size, open
+files, no core files; processes: see the levels), a scrubbed environment, a private
+empty working folder, a session of its own, no site-packages (`-I -S`).
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import os
@@ -15,7 +16,6 @@ import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 from collections import deque
@@ -43,14 +43,17 @@ class Limits:
         return math.ceil(self.import_timeout + self.case_timeout * max(n_cases, 1)) + 1
 
 
-def _set_limits(limits: Limits, cpu: int) -> None:
-    """In the child, between fork and exec: the rlimits. Must not raise."""
+def set_limits(limits: Limits, cpu: int, *, nproc: bool = True) -> None:
+    """In the child, between fork and exec: the rlimits. Must not raise.
+
+    nproc=False leaves RLIMIT_NPROC alone (bwrap forks itself; its seccomp filter stops fork).
+    """
     mb = 1 << 20
     wanted = [
         (resource.RLIMIT_AS, limits.memory_mb * mb),
         (resource.RLIMIT_CPU, cpu),
         (resource.RLIMIT_FSIZE, limits.file_size_mb * mb),
-        (resource.RLIMIT_NPROC, 0),  # no fork (ignored for root)
+        *([(resource.RLIMIT_NPROC, 0)] if nproc else []),  # no fork (ignored for root)
         (resource.RLIMIT_NOFILE, limits.open_files),
         (resource.RLIMIT_CORE, 0),
         (resource.RLIMIT_STACK, limits.stack_mb * mb),
@@ -63,6 +66,21 @@ def _set_limits(limits: Limits, cpu: int) -> None:
             resource.setrlimit(which, (value, value))
         except (ValueError, OSError):
             pass
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """SIGKILL this process when the grading process dies, even if it is killed."""
+    try:
+        parent = os.getppid()
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 class Child:
@@ -73,8 +91,11 @@ class Child:
     The child's own stdout and stderr are drained all along and capped.
     """
 
-    def __init__(self, job: dict, limits: Limits, *, programs_dir: Path | None = None):
-        self.limits = limits
+    def __init__(self, job: dict, limits: Limits, *, programs_dir: Path | None = None, level=None):
+        if level is None:
+            from autograder.runner.levels import Level
+            level = Level()
+        self.limits, self.level = limits, level
         self.home = tempfile.mkdtemp(prefix="backprop-child-")
         self.lines: deque[bytes] = deque()
         self.partial = b""
@@ -95,20 +116,22 @@ class Child:
         job_r, job_w = os.pipe()
         res_r, res_w = os.pipe()
         self._fds += [job_w, res_r]
-        argv = [sys.executable, "-I", "-S", str(CHILD_MAIN), "--job-fd", str(job_r), "--result-fd", str(res_w)]
-        if programs_dir is not None:
-            argv += ["--programs", str(programs_dir)]
         cpu = self.limits.cpu_seconds(len(job.get("cases", ())))
+        passed = [job_r, res_w]
         try:
+            launch = self.level.launch(
+                limits=self.limits, cpu=cpu, home=self.home, student_root=job["student_root"],
+                programs_dir=None if programs_dir is None else str(programs_dir), job_fd=job_r, result_fd=res_w)
+            passed += launch.close_after_start
+            job = {**job, "student_root": launch.student_root}  # where the child sees it
             self.proc = subprocess.Popen(
-                argv, cwd=self.home, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": self.home},
-                pass_fds=(job_r, res_w), start_new_session=True,
-                preexec_fn=lambda: _set_limits(self.limits, cpu),
+                launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
+                preexec_fn=launch.preexec,
             )
         finally:
-            os.close(job_r)
-            os.close(res_w)
+            for fd in passed:
+                os.close(fd)
         self.job = json.dumps(job).encode()
         for fd in (job_w, res_r):
             os.set_blocking(fd, False)
@@ -209,7 +232,7 @@ class Child:
         Returns the exit status (negative: the signal), None if it never started.
         """
         if self.proc is not None and self.proc.returncode is None:
-            kill_session(self.proc.pid)  # before reaping: until then its pid can't be reused
+            self.level.kill(self.proc.pid)  # before reaping: until then its pid can't be reused
             self.proc.wait()
             for name in ("stdout", "stderr"):  # what is left in the pipes, for notes
                 stream = getattr(self.proc, name)
@@ -226,7 +249,7 @@ class Child:
                 os.close(fd)
             self._fds = None
             shutil.rmtree(self.home, ignore_errors=True)
-        return None if self.proc is None else self.proc.returncode
+        return None if self.proc is None else self.level.exit_status(self.proc.returncode)
 
     def exited(self, wait: float = 0.0) -> bool:
         """Has the process ended (without reaping it: its id must stay its own until killed)?"""

@@ -14,6 +14,7 @@ from typing import Callable, Mapping, Sequence
 
 from autograder.cases.model import Case
 from autograder.config import Rubric
+from autograder.runner.levels import Level, current as current_level
 from autograder.runner.protocol import (
     RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, decode_line, parse_case, parse_import,
 )
@@ -43,20 +44,22 @@ def run_cases(
     """Run `cases` on the `micrograd` package in student_root.
 
     files: module -> the name the student knows the file by ("engine" -> "hw3.py"),
-    for messages (Prepared.files); programs_dir: another folder of case programs.
+    for messages (Prepared.files); programs_dir: another folder of case programs. The
+    sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
     """
-    run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden))
+    level = current_level()
+    run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level)
     pending = list(cases)
     while True:
         pending = run.one_child(pending)
         if not pending:
             break
-    return RunResult(run.imports or ImportOutcome({}), run.outcomes, "basic", run.notes())
+    return RunResult(run.imports or ImportOutcome({}), run.outcomes, level.name, run.notes())
 
 
 class _Run:
-    def __init__(self, root: Path, limits: Limits, programs_dir, files, forbidden):
-        self.root, self.limits, self.programs_dir = root, limits, programs_dir
+    def __init__(self, root: Path, limits: Limits, programs_dir, files, forbidden, level: Level):
+        self.root, self.limits, self.programs_dir, self.level = root, limits, programs_dir, level
         self.files, self.forbidden = files, forbidden
         self.imports: ImportOutcome | None = None
         self.outcomes: dict[str, CaseOutcome] = {}
@@ -66,7 +69,7 @@ class _Run:
 
     def one_child(self, cases: list[Case]) -> list[Case]:
         """Run cases in one child until it finishes, hangs or dies; returns the cases still to run."""
-        child = Child(self._job(cases), self.limits, programs_dir=self.programs_dir)
+        child = Child(self._job(cases), self.limits, programs_dir=self.programs_dir, level=self.level)
         try:
             imports = self._await(child, time.monotonic() + self.limits.import_timeout, parse_import)
             if not isinstance(imports, ImportOutcome):
@@ -159,4 +162,5 @@ class _Run:
         if self.ignored:
             notes.append(f"{self.ignored} line(s) on the grader's result pipe were not the awaited "
                          "case's result and were ignored (garbage, or written by your code)")
-        return notes
+        sandbox = self.level.note()  # what the sandbox does not protect, if anything
+        return notes + ([sandbox] if sandbox else [])

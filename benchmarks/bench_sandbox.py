@@ -1,0 +1,90 @@
+"""What each sandbox level costs: run_cases on the solutions, every public and hidden case.
+
+For each level this machine can give (bubblewrap, uid, basic; AUTOGRADER_SANDBOX
+forces each in turn), the median (and its difference from basic's), min and max wall
+time of --repeats calls of run_cases, each one child for all the cases (one bwrap
+start per child, not per case), and the one-off cost of its probe. The levels take
+turns run by run, so that a busy machine's drift falls on all of them alike. The uid
+level needs a Python that uid 65534 can run: where this one lives under /root, the
+system Python of the same version is measured too (--system), with basic next to it
+for a like-for-like comparison.
+
+Usage:  .venv/bin/python benchmarks/bench_sandbox.py [--repeats 10] [--system]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(KIT))
+
+from autograder.config import load_rubric  # noqa: E402
+from autograder.grading import limits_for, select_cases  # noqa: E402
+from autograder.runner import levels, run_cases  # noqa: E402
+
+
+def probe_seconds(name: str, python: str) -> tuple[bool, str, float]:
+    levels._get.cache_clear()
+    if name == "bubblewrap":
+        from autograder.runner import bwrap
+        bwrap.probe.cache_clear()
+    started = time.perf_counter()
+    level, why = levels._get(name, python)
+    return level is not None, why, time.perf_counter() - started
+
+
+def bench(python: str, cases, rubric, repeats: int) -> list[str]:
+    """One line per level; the levels take turns, run by run, so that a busy machine's drift
+    falls on all of them alike."""
+    available, lines = {}, {}
+    for name in levels.NAMES:
+        ok, why, probe = probe_seconds(name, python)
+        if ok:
+            available[name] = (probe, [])
+        else:
+            lines[name] = f"{name:10}  unavailable: {why}"
+    levels.interpreter = lambda: python
+    for run in range(repeats + 1):  # the first round warms caches (bytecode, imports): not counted
+        for name, (_probe, times) in available.items():
+            os.environ[levels.ENV] = name
+            started = time.perf_counter()
+            result = run_cases(KIT / "solutions", cases, limits=limits_for(rubric))
+            if run:
+                times.append(time.perf_counter() - started)
+            statuses = {o.status for o in result.outcomes.values()}
+            assert result.sandbox == name and statuses == {"ok"}, (result.sandbox, statuses)
+    base = statistics.median(available["basic"][1])
+    for name, (probe, times) in available.items():
+        median = statistics.median(times)
+        lines[name] = (f"{name:10}  median {median * 1000:6.1f} ms  (+{(median - base) * 1000:5.1f})   "
+                       f"min {min(times) * 1000:6.1f}   max {max(times) * 1000:6.1f}   probe {probe * 1000:4.0f} ms")
+    return [lines[name] for name in levels.NAMES]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--system", action="store_true",
+                        help="also measure with the system Python of this version (for the uid level)")
+    args = parser.parse_args()
+    rubric = load_rubric(KIT / "assignment.toml")
+    cases = select_cases(rubric, include_hidden=True)
+    pythons = [levels.interpreter()]
+    system = os.path.realpath(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
+    if args.system and os.path.isfile(system) and system not in pythons:
+        pythons.append(system)
+    print(f"run_cases on solutions/: {len(cases)} cases (public + hidden), {args.repeats} runs per level\n")
+    for python in pythons:
+        print(python)
+        for line in bench(python, cases, rubric, args.repeats):
+            print("   ", line, flush=True)
+    os.environ.pop(levels.ENV, None)
+
+
+if __name__ == "__main__":
+    main()

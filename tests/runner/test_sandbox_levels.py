@@ -1,0 +1,382 @@
+"""The sandbox levels (bubblewrap, uid, basic): chosen right, and holding what they promise.
+
+Real children on real files, as tests/runner/test_session.py; the student's code does its
+mischief when its engine.py is imported (the result kept in a module global) or when a
+case calls one of its Value methods (the fake program `basic.poke`). The bubblewrap tests
+are skipped, with bwrap's reason, where bwrap can't run here; the uid tests where the
+grader isn't root or no system Python of this version can be run by nobody.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from autograder import paths
+from autograder.config import ConfigError, load_rubric
+from autograder.runner import Limits, bwrap, levels, run_cases, session
+from autograder.runner.levels import ENV, SandboxUnavailable
+
+from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
+
+ROOT = os.geteuid() == 0
+
+
+def _bubblewrap():
+    level, why = bwrap.probe(levels.interpreter())
+    return level, why
+
+
+needs_bwrap = pytest.mark.skipif(_bubblewrap()[0] is None, reason=f"bubblewrap unusable here: {_bubblewrap()[1]}")
+
+
+@pytest.fixture
+def bubblewrap(monkeypatch):
+    monkeypatch.setenv(ENV, "bubblewrap")
+
+
+def result_of(outcome) -> object:
+    """What a poke returned: a float, or the text of a string (a BadValue's repr, unquoted)."""
+    value = outcome.obs["result"]
+    return value if isinstance(value, float) else value.repr.strip("'\"")
+
+
+def marked_processes(marker: str) -> list[int]:
+    """Live host processes whose command line holds marker."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if marker.encode() in cmdline and state not in (b"Z", b"X"):
+            found.append(int(entry))
+    return found
+
+
+# -- choosing ---------------------------------------------------------------------------
+
+def test_a_level_nobody_knows_is_a_one_line_config_error(monkeypatch):
+    monkeypatch.setenv(ENV, "docker")
+    with pytest.raises(ConfigError) as err:
+        levels.current()
+    assert "\n" not in str(err.value) and str(err.value).startswith(f"{ENV}=docker: not a sandbox level")
+
+
+def test_forcing_an_unavailable_level_is_a_one_line_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(levels, "_get", lambda name, python: (None, "it is not there") if name != "basic"
+                        else (levels.Level(), ""))
+    root = make_student(tmp_path)
+    for name in ("uid", "bubblewrap"):
+        monkeypatch.setenv(ENV, name)
+        with pytest.raises(SandboxUnavailable, match=f"^{ENV}={name}: it is not there$"):
+            run_cases(root, [add_case()])
+
+
+def test_forcing_uid_as_a_normal_user_says_it_needs_root(monkeypatch):
+    if ROOT:
+        monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert levels._probe_uid(levels.interpreter()) == (None, "not root")
+
+
+def test_basic_is_chosen_when_nothing_better_works_and_says_so_once(monkeypatch, tmp_path):
+    whys = {"bubblewrap": "no bwrap on PATH", "uid": "not root"}
+    monkeypatch.setattr(levels, "_get", lambda name, python: (None, whys[name]) if name in whys
+                        else (levels.Level(), ""))
+    levels._best.cache_clear()
+    try:
+        result = run_cases(make_student(tmp_path), [add_case()], limits=LIMITS, programs_dir=FAKE)
+    finally:
+        levels._best.cache_clear()
+    assert result.sandbox == "basic"
+    assert result.notes == ["sandbox: basic (no bubblewrap, not root): student code can read files and use "
+                            "the network; install bubblewrap for isolation"]
+    assert result.outcomes["add/one"].status == "ok"
+
+
+def test_the_probes_are_made_once_per_process(monkeypatch):
+    levels.best()
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a))
+    for _ in range(3):
+        levels.best()
+    assert calls == []
+
+
+def test_forcing_basic_gives_basic_and_its_note(monkeypatch, tmp_path):
+    """(g)"""
+    monkeypatch.setenv(ENV, "basic")
+    result = run(make_student(tmp_path), [add_case()])
+    assert result.sandbox == "basic"
+    sandbox_notes = [note for note in result.notes if note.startswith("sandbox:")]
+    assert sandbox_notes == [f"sandbox: basic ({ENV}=basic): student code can read files and use the network; "
+                             "install bubblewrap for isolation"]
+
+
+def test_the_fork_filter_is_whole_instructions_and_only_for_known_machines():
+    for machine in ("x86_64", "aarch64"):
+        program = bwrap.fork_filter(machine)
+        assert program and len(program) % 8 == 0 and len(program) // 8 < 256
+    assert bwrap.fork_filter("riscv64") is None
+
+
+# -- bubblewrap -------------------------------------------------------------------------
+
+@needs_bwrap
+def test_bubblewrap_no_network_no_kit_no_writes_outside_and_not_root(bubblewrap, tmp_path):
+    """(a) the listener gets nothing, (b) the kit can't be read, (c) writes land nowhere, (d) not uid 0."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    marker = f"escape-{uuid.uuid4().hex}"
+    out = tmp_path / "out"
+    out.mkdir()
+    kit_target = paths.KIT_ROOT / f"{marker}.txt"
+    reference = paths.KIT_ROOT / "reference" / "engine.py"
+    assert reference.is_file()
+    root = make_student(tmp_path, f"""
+        import os, socket
+        _SEEN = {{}}
+        try:
+            with socket.create_connection(("127.0.0.1", {port}), timeout=2) as s:
+                s.sendall(b"{marker}")
+            _SEEN["net"] = "connected"
+        except OSError as exc:
+            _SEEN["net"] = type(exc).__name__
+        try:
+            with open({str(reference)!r}) as f:
+                _SEEN["reference"] = "read " + f.read(20)
+        except OSError as exc:
+            _SEEN["reference"] = type(exc).__name__
+        _SEEN["kit"] = str(os.path.exists({str(paths.KIT_ROOT)!r}))
+        for key, target in (("kit_write", {str(kit_target)!r}), ("out_write", {str(out / "forged.json")!r}),
+                            ("tmp_write", "/tmp/{marker}"), ("own_write", __file__ + ".{marker}")):
+            try:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "w") as f:
+                    f.write("{marker}")
+                _SEEN[key] = "written"
+            except OSError as exc:
+                _SEEN[key] = type(exc).__name__
+        _SEEN["uid"] = str(os.getuid())
+        def _seen(self, key):
+            return _SEEN[key]
+        for _key in _SEEN:
+            setattr(Value, "seen_" + _key, lambda self, _k=_key: _seen(self, _k))
+    """)
+    keys = ("net", "reference", "kit", "kit_write", "out_write", "tmp_write", "own_write", "uid")
+    try:
+        result = run(root, [poke(f"add/{key}", f"seen_{key}") for key in keys])
+    finally:  # should it have got out, leave nothing behind
+        kit_written, tmp_written = kit_target.exists(), Path("/tmp", marker).exists()
+        kit_target.unlink(missing_ok=True)
+        Path("/tmp", marker).unlink(missing_ok=True)
+    seen = {key: result_of(result.outcomes[f"add/{key}"]) for key in keys}
+    assert result.sandbox == "bubblewrap"
+    # (a)
+    assert seen["net"] != "connected"
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()
+    # (b)
+    assert seen["reference"] in ("FileNotFoundError", "PermissionError")
+    assert seen["kit"] == "False"
+    # (c): the kit, the output folder, the submission and the host's /tmp are as they were
+    assert seen["kit_write"] != "written" and not kit_written  # "/" is read-only, but /tmp
+    assert list(out.iterdir()) == []
+    assert seen["own_write"] != "written" and not list(root.rglob(f"*{marker}*"))
+    assert seen["tmp_write"] == "written"  # its private /tmp
+    assert not tmp_written
+    # (d)
+    if ROOT:
+        assert seen["uid"] == "65534"
+    else:
+        assert seen["uid"] == str(os.getuid())
+
+
+def _spawner(tmp_path: Path, marker: str, then: str) -> Path:
+    return make_student(tmp_path, f"""
+        import subprocess, time
+        def _spawn(self):
+            try:
+                subprocess.Popen(["sleep", "1000", "{marker}"], start_new_session=True)
+                started = 1.0
+            except OSError as exc:
+                started = type(exc).__name__
+            {then}
+            return started
+        Value.spawn = _spawn
+    """)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("then", ["while True: pass", "time.sleep(0.3)"], ids=["timeout", "completion"])
+def test_bubblewrap_refuses_fork(bubblewrap, tmp_path, then):
+    """(e), first wall: the seccomp filter (where there is one) refuses the fork."""
+    marker = f"stray-{uuid.uuid4().hex}"
+    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
+    assert result.sandbox == "bubblewrap"
+    if bwrap.fork_filter() is not None and then.startswith("time"):
+        assert result_of(result.outcomes["add/spawn"]) == "PermissionError"
+    assert result.outcomes["add/after"].status == "ok"
+    assert marked_processes(marker) == []
+
+
+@needs_bwrap
+@pytest.mark.parametrize("then", ["while True: pass", "time.sleep(0.3)"], ids=["timeout", "completion"])
+def test_bubblewrap_kills_what_was_forked_when_the_filter_is_off(monkeypatch, tmp_path, then):
+    """(e), second wall: without the filter the `sleep` starts, and dies with the PID namespace."""
+    level = bwrap.BubblewrapLevel(*_parts(_bubblewrap()[0]))
+    level.seccomp = None
+    monkeypatch.setattr(session, "current_level", lambda: level)
+    marker = f"stray-{uuid.uuid4().hex}"
+    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
+    spawn = result.outcomes["add/spawn"]
+    if then.startswith("while"):
+        assert spawn.status == "timeout"
+    else:
+        assert result_of(spawn) == 1.0  # it did start
+    assert result.outcomes["add/after"].status == "ok"
+    assert marked_processes(marker) == []
+
+
+def _parts(level: bwrap.BubblewrapLevel):
+    return level.bwrap, level.python, level.features
+
+
+@needs_bwrap
+def test_bubblewrap_threads_still_work(bubblewrap, tmp_path):
+    root = make_student(tmp_path, """
+        import threading
+        def _threads(self):
+            box = []
+            worker = threading.Thread(target=lambda: box.append(2.0))
+            worker.start()
+            worker.join()
+            return box[0]
+        Value.threads = _threads
+    """)
+    assert run(root, [poke("add/threads", "threads")]).outcomes["add/threads"].obs == {"result": 2.0}
+
+
+@needs_bwrap
+@pytest.mark.parametrize("body, message", [
+    ("import os; os._exit(7)", "the process exited with code 7 during this case"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)",
+     "crashed with signal 11 (SIGSEGV): a recursion too deep?"),
+    ("import os, signal; os.killpg(0, signal.SIGKILL)", "killed by signal 9: memory limit?"),
+])
+def test_bubblewrap_reports_how_the_child_ended_as_basic_does(bubblewrap, tmp_path, body, message):
+    root = make_student(tmp_path, f"""
+        def _quit(self):
+            {body}
+        Value.quit = _quit
+    """)
+    result = run(root, [poke("add/quit", "quit"), add_case("add/after")])
+    assert (result.outcomes["add/quit"].status, result.outcomes["add/quit"].message) == ("error", message)
+    assert result.outcomes["add/after"].status == "ok"
+
+
+@needs_bwrap
+def test_bubblewrap_keeps_the_memory_limit(bubblewrap, tmp_path):
+    root = make_student(tmp_path, """
+        def _bomb(self):
+            hoard = []
+            while True:
+                hoard.append(bytearray(50 * 1024 * 1024))
+        Value.bomb = _bomb
+    """)
+    limits = Limits(case_timeout=5.0, memory_mb=300)
+    result = run(root, [poke("add/bomb", "bomb"), add_case("add/after")], limits=limits)
+    assert result.outcomes["add/bomb"].message.startswith(("MemoryError", "killed by signal 9"))
+    assert result.outcomes["add/after"].status == "ok"
+
+
+@needs_bwrap
+def test_the_solutions_get_full_marks_under_bubblewrap(bubblewrap):
+    """(f)"""
+    from autograder.grading import grade_path
+
+    report = grade_path(KIT / "solutions", rubric=load_rubric(KIT / "assignment.toml"), include_hidden=True)
+    assert report.sandbox == "bubblewrap"
+    assert report.error is None and report.score == report.max_score > 0
+    assert not [note for note in report.notes if note.startswith("sandbox:")]
+
+
+# -- uid --------------------------------------------------------------------------------
+
+def _system_python() -> str | None:
+    """A Python of this version that nobody can run (this one may live under /root)."""
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for folder in ("/usr/bin", "/usr/local/bin"):
+        path = os.path.realpath(os.path.join(folder, version))
+        if os.path.isfile(path) and levels._probe_uid(path)[0] is not None:
+            return path
+    return None
+
+
+@pytest.fixture
+def uid_level(monkeypatch):
+    if not ROOT:
+        pytest.skip("the uid level is for a grader run as root")
+    python = levels.interpreter() if levels._probe_uid(levels.interpreter())[0] else _system_python()
+    if python is None:
+        pytest.skip(f"uid {levels.NOBODY} can run neither this Python nor a system {sys.version_info[:2]}")
+    monkeypatch.setattr(levels, "interpreter", lambda: python)
+    monkeypatch.setenv(ENV, "uid")
+
+
+def test_uid_runs_as_nobody_without_fork_or_the_kits_private_files(uid_level, tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    (private / "secret.txt").write_text("golden")
+    marker = f"stray-{uuid.uuid4().hex}"
+    root = make_student(tmp_path, f"""
+        import os, subprocess
+        def _probe(self):
+            try:
+                subprocess.Popen(["sleep", "1000", "{marker}"])
+                spawned = "spawned"
+            except OSError as exc:
+                spawned = type(exc).__name__
+            try:
+                open({str(private / "secret.txt")!r}).read()
+                secret = "read"
+            except OSError as exc:
+                secret = type(exc).__name__
+            try:
+                open({str(paths.KIT_ROOT / marker)!r}, "w")
+                kit = "written"
+            except OSError as exc:
+                kit = type(exc).__name__
+            return f"{{os.getuid()}} {{spawned}} {{secret}} {{kit}}"
+        Value.probe = _probe
+    """)
+    result = run(root, [poke("add/probe", "probe"), add_case("add/after")])
+    assert result.sandbox == "uid"
+    assert result_of(result.outcomes["add/probe"]).split() == [
+        str(levels.NOBODY), "BlockingIOError", "PermissionError", "PermissionError"]
+    assert result.outcomes["add/after"].status == "ok"
+    assert marked_processes(marker) == [] and not (paths.KIT_ROOT / marker).exists()
+    assert [note for note in result.notes if note.startswith("sandbox: uid")]
+
+
+def test_the_solutions_pass_under_uid(uid_level):
+    from autograder.cases import PUBLIC_SEED, build_cases
+
+    cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation="tanh")
+    result = run_cases(KIT / "solutions", cases, limits=LIMITS)
+    assert result.sandbox == "uid"
+    assert {o.status for o in result.outcomes.values()} == {"ok"}
