@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import shutil
-import stat
 import zipfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+
+from autograder.zips import TooLarge, copy_member, is_link, member_name, safe_parts
 
 MAX_MEMBERS = 50_000
 MAX_TOTAL_BYTES = 8 * 1024**3
@@ -14,17 +15,6 @@ class UnzipError(Exception):
     """A zip that can't be opened safely; the message is one line."""
 
 
-def member_name(info: zipfile.ZipInfo) -> str:
-    """The member's name, mending UTF-8 names stored without the UTF-8 flag (macOS, Windows)."""
-    name = info.filename
-    if not info.flag_bits & 0x800:
-        try:
-            name = name.encode("cp437").decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
-            pass
-    return name.replace("\\", "/")
-
-
 def names(path: Path) -> list[str]:
     """Member names (files and folders), or [] if it isn't a readable zip."""
     try:
@@ -32,13 +22,6 @@ def names(path: Path) -> list[str]:
             return [member_name(i) for i in zf.infolist()]
     except (zipfile.BadZipFile, OSError, ValueError):
         return []
-
-
-def _safe_parts(name: str) -> tuple[str, ...] | None:
-    parts = PurePosixPath(name).parts
-    if not parts or name.startswith("/") or ":" in parts[0] or ".." in parts:
-        return None
-    return parts
 
 
 def extract(path: Path, dest: Path) -> list[str]:
@@ -56,25 +39,21 @@ def extract(path: Path, dest: Path) -> list[str]:
         dest.mkdir(parents=True, exist_ok=True)
         for info in infos:
             name = member_name(info)
-            parts = _safe_parts(name)
+            parts = safe_parts(name)
             if parts is None:
                 problems.append(f"{path.name}:{name}: unsafe path in zip, left out")
                 continue
-            if stat.S_ISLNK(info.external_attr >> 16):
+            if is_link(info):
                 problems.append(f"{path.name}:{name}: symbolic link in zip, left out")
                 continue
             target = dest.joinpath(*parts)
             if info.is_dir():
                 target.mkdir(parents=True, exist_ok=True)
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
             try:
-                with zf.open(info) as src, open(target, "wb") as out:
-                    while chunk := src.read(1 << 20):
-                        total += len(chunk)
-                        if total > MAX_TOTAL_BYTES:
-                            raise UnzipError(f"{path.name}: more than {MAX_TOTAL_BYTES} bytes unpacked")
-                        out.write(chunk)
+                total += copy_member(zf, info, target, MAX_TOTAL_BYTES - total)
+            except TooLarge:
+                raise UnzipError(f"{path.name}: more than {MAX_TOTAL_BYTES} bytes unpacked") from None
             except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as exc:
                 problems.append(f"{path.name}:{name}: can't be extracted ({exc})")
                 target.unlink(missing_ok=True)

@@ -5,9 +5,10 @@ refused whole; so is one too large or with too many entries (a zip bomb).
 """
 from __future__ import annotations
 
-import stat
 import zipfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+
+from autograder.zips import TooLarge, copy_member, is_link, member_name, safe_parts
 
 MAX_ENTRIES = 1000
 MAX_TOTAL_BYTES = 50 * 1024 * 1024   # all entries, unpacked
@@ -37,11 +38,11 @@ def unzip(path: Path, dest: Path) -> list[str]:
                              f"more than the {MAX_TOTAL_BYTES // 2**20} MB allowed")
         wanted = []
         for info in infos:
-            name = _name(info)
-            parts = PurePosixPath(name).parts
-            if name.startswith("/") or (parts and ":" in parts[0]) or ".." in parts:
+            name = member_name(info)
+            parts = safe_parts(name)
+            if parts is None:
                 raise ZipRefused(f"{path.name} has an entry outside its folder ({name}); zip the files themselves")
-            if stat.S_ISLNK(info.external_attr >> 16):
+            if is_link(info):
                 raise ZipRefused(f"{path.name} holds a symbolic link ({name}); zip the files themselves")
             if info.is_dir() or not name.lower().endswith(USED_SUFFIXES) or _skipped(parts):
                 continue
@@ -54,31 +55,15 @@ def unzip(path: Path, dest: Path) -> list[str]:
     return problems
 
 
-def _name(info: zipfile.ZipInfo) -> str:
-    """The entry's name with / separators, UTF-8 names stored without the UTF-8 flag mended."""
-    name = info.filename
-    if not info.flag_bits & 0x800:
-        try:
-            name = name.encode("cp437").decode("utf-8")
-        except (UnicodeEncodeError, UnicodeDecodeError):
-            pass
-    return name.replace("\\", "/")
-
-
 def _skipped(parts: tuple[str, ...]) -> bool:
     return any(p.startswith(".") or p.lower() in SKIPPED_DIRS for p in parts)
 
 
 def _extract(zf: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, zip_name: str) -> None:
     """Copy one entry, never more than MAX_FILE_BYTES whatever its header says."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    size = 0
     try:
-        with zf.open(info) as src, open(target, "wb") as out:
-            while chunk := src.read(1 << 16):
-                size += len(chunk)
-                if size > MAX_FILE_BYTES:
-                    raise ZipRefused(f"{zip_name}: {info.filename} unpacks to more than it says (a zip bomb?)")
-                out.write(chunk)
+        copy_member(zf, info, target, MAX_FILE_BYTES)
+    except TooLarge:
+        raise ZipRefused(f"{zip_name}: {info.filename} unpacks to more than it says (a zip bomb?)") from None
     except (zipfile.BadZipFile, RuntimeError, ValueError, OSError) as exc:  # damaged, encrypted
         raise ZipRefused(f"{zip_name}: {info.filename} can't be extracted ({exc})") from None
