@@ -28,17 +28,31 @@ def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | Non
     unknown = sorted(set(tasks or ()) - set(TASK_IDS))
     if unknown:
         raise ConfigError(f"unknown task id(s) {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
+    if include_hidden and rubric.hidden_seed is None:
+        raise ConfigError(
+            "grading needs a hidden seed: set hidden_seed in assignment.toml "
+            "or the environment variable AUTOGRADER_HIDDEN_SEED"
+        )
+    key = (rubric.activation, rubric.hidden_seed if include_hidden else None, include_hidden,
+           tuple(sorted(set(tasks))) if tasks else None)
+    cases = _CASES.get(key)
+    if cases is None:
+        cases = _build(rubric, include_hidden=include_hidden, tasks=tasks)
+        _CASES[key] = cases
+    return list(cases)
+
+
+# the same arguments always build the same cases (frozen Case objects): build them once a process
+_CASES: dict[tuple, tuple[Case, ...]] = {}
+
+
+def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> tuple[Case, ...]:
     cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
     if include_hidden:
-        if rubric.hidden_seed is None:
-            raise ConfigError(
-                "grading needs a hidden seed: set hidden_seed in assignment.toml "
-                "or the environment variable AUTOGRADER_HIDDEN_SEED"
-            )
         cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
     if tasks:
         cases = [c for c in cases if c.task in tasks]
-    return cases
+    return tuple(cases)
 
 
 def limits_for(rubric: Rubric) -> Limits:
@@ -64,10 +78,12 @@ def grade_path(
         try:
             prepared = prepare(Path(path), Path(work))
         except SubmissionError as err:
-            return crashed_report(name, str(err), rubric, task_ids, duration=time.monotonic() - started)
+            return crashed_report(name, str(err), rubric, task_ids, sandbox="none",
+                                  duration=time.monotonic() - started)
         forbidden = [line for line in static_check(prepared, rubric.forbidden_imports) if FORBIDS in line]
         if forbidden:
-            return crashed_report(name, forbidden[0], rubric, task_ids, duration=time.monotonic() - started)
+            return crashed_report(name, forbidden[0], rubric, task_ids, sandbox="none",
+                                  duration=time.monotonic() - started)
         try:
             run = run_cases(prepared.root, cases, limits=limits_for(rubric),
                             files=prepared.files, forbidden=rubric.forbidden_imports)

@@ -77,7 +77,9 @@ def _report(config):
 
 
 def _explain(task) -> str:
-    lines = [f"{task.id}: {task.score:g}/{task.max_score:g} — {task.title}"]
+    from autograder.report.numbers import show
+
+    lines = [f"{task.id}: {show(task.score)}/{show(task.max_score)} — {task.title}"]
     if task.status == "missing":
         return "\n".join(lines + [f"  {task.cases[0].message}"])
     for case in task.cases:

@@ -9,7 +9,11 @@ level needs a Python that uid 65534 can run: where this one lives under /root, t
 system Python of the same version is measured too (--system), with basic next to it
 for a like-for-like comparison.
 
-Usage:  .venv/bin/python benchmarks/bench_sandbox.py [--repeats 10] [--system]
+Bubblewrap run by root gives the child its own uid (65534 outside too: a copy of the
+submission and setpriv's exec per child); --fallback measures it without (uid 0 outside)
+as "bubblewrap-uid0".
+
+Usage:  .venv/bin/python benchmarks/bench_sandbox.py [--repeats 10] [--system] [--fallback]
 """
 from __future__ import annotations
 
@@ -38,32 +42,54 @@ def probe_seconds(name: str, python: str) -> tuple[bool, str, float]:
     return level is not None, why, time.perf_counter() - started
 
 
-def bench(python: str, cases, rubric, repeats: int) -> list[str]:
+UID0 = "bubblewrap-uid0"  # bubblewrap without the child's own uid (bwrap.py): --fallback
+
+
+def bench(python: str, cases, rubric, repeats: int, fallback: bool = False) -> list[str]:
     """One line per level; the levels take turns, run by run, so that a busy machine's drift
     falls on all of them alike."""
-    available, lines = {}, {}
+    from autograder.runner import bwrap, session
+
+    available, lines, names = {}, {}, list(levels.NAMES)
     for name in levels.NAMES:
         ok, why, probe = probe_seconds(name, python)
         if ok:
             available[name] = (probe, [])
         else:
             lines[name] = f"{name:10}  unavailable: {why}"
+    fixed = {}
+    if fallback and "bubblewrap" in available:
+        own_userns = bwrap.own_userns
+        bwrap.own_userns = lambda: (None, "--fallback")
+        ok, why, probe = probe_seconds("bubblewrap", python)
+        bwrap.own_userns = own_userns
+        fixed[UID0] = levels._get("bubblewrap", python)[0]
+        levels._get.cache_clear()
+        bwrap.probe.cache_clear()
+        available[UID0] = (probe, [])
+        names.insert(1, UID0)
     levels.interpreter = lambda: python
+    current = session.current_level
     for run in range(repeats + 1):  # the first round warms caches (bytecode, imports): not counted
         for name, (_probe, times) in available.items():
-            os.environ[levels.ENV] = name
+            os.environ[levels.ENV] = "bubblewrap" if name == UID0 else name
+            session.current_level = (lambda: fixed[UID0]) if name == UID0 else current
             started = time.perf_counter()
             result = run_cases(KIT / "solutions", cases, limits=limits_for(rubric))
             if run:
                 times.append(time.perf_counter() - started)
             statuses = {o.status for o in result.outcomes.values()}
-            assert result.sandbox == name and statuses == {"ok"}, (result.sandbox, statuses)
+            assert result.sandbox == name.split("-")[0] and statuses == {"ok"}, (result.sandbox, statuses)
+    session.current_level = current
     base = statistics.median(available["basic"][1])
     for name, (probe, times) in available.items():
         median = statistics.median(times)
-        lines[name] = (f"{name:10}  median {median * 1000:6.1f} ms  (+{(median - base) * 1000:5.1f})   "
+        lines[name] = (f"{name:15}  median {median * 1000:6.1f} ms  (+{(median - base) * 1000:5.1f})   "
                        f"min {min(times) * 1000:6.1f}   max {max(times) * 1000:6.1f}   probe {probe * 1000:4.0f} ms")
-    return [lines[name] for name in levels.NAMES]
+    if "bubblewrap" in available:
+        level = levels._get("bubblewrap", python)[0]
+        lines["bubblewrap"] += "   (own uid 65534)" if level.userns is not None else "   (uid 0 outside)"
+    return [lines[name] for name in names]
 
 
 def main() -> None:
@@ -71,6 +97,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--system", action="store_true",
                         help="also measure with the system Python of this version (for the uid level)")
+    parser.add_argument("--fallback", action="store_true",
+                        help="also measure bubblewrap without the child's own uid (uid 0 outside), run as root")
     args = parser.parse_args()
     rubric = load_rubric(KIT / "assignment.toml")
     cases = select_cases(rubric, include_hidden=True)
@@ -81,7 +109,7 @@ def main() -> None:
     print(f"run_cases on solutions/: {len(cases)} cases (public + hidden), {args.repeats} runs per level\n")
     for python in pythons:
         print(python)
-        for line in bench(python, cases, rubric, args.repeats):
+        for line in bench(python, cases, rubric, args.repeats, args.fallback):
             print("   ", line, flush=True)
     os.environ.pop(levels.ENV, None)
 

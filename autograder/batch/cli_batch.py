@@ -19,6 +19,7 @@ from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, 
 from autograder.batch.store import StoreError
 from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
+from autograder.report.numbers import show
 
 SHOW_ERRORS = 10
 
@@ -32,6 +33,10 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         return _usage(errors, f"{out} is a file; --out needs a folder (new or from an earlier run)")
     if workers is not None and workers < 1:
         return _usage(errors, f"--workers must be at least 1, not {workers}")
+    try:
+        _check_sandbox()
+    except ConfigError as err:  # an AUTOGRADER_SANDBOX this machine can't give: once, not on every row
+        return _usage(errors, str(err))
     try:
         from autograder.batch.discover import discover
 
@@ -57,6 +62,16 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
     return 1 if result.ungradable else 0
 
 
+def _check_sandbox() -> None:
+    """The sandbox level AUTOGRADER_SANDBOX insists on, if any, can be had here (its probe, once):
+    else SandboxUnavailable (a ConfigError) before anything is graded. Unset, the best level
+    there is will do, which never fails: nothing to check."""
+    from autograder.runner import levels
+
+    if os.environ.get(levels.ENV, "").strip():
+        levels.current()
+
+
 def _print_summary(console: Console, result: BatchResult) -> None:
     s = result.written.summary
     table = Table(title="Class summary", show_header=False, box=None, pad_edge=False)
@@ -65,7 +80,7 @@ def _print_summary(console: Console, result: BatchResult) -> None:
     table.add_row("submissions", f"{s['submissions']} ({result.graded} graded now, {result.reused} from before)")
     table.add_row("graded", str(s["graded"]))
     table.add_row("could not be graded", f"[red]{s['ungradable']}[/red]" if s["ungradable"] else "0")
-    table.add_row("mean score", f"{s['mean']:.4g} / {s['max_score']:g}" if s["mean"] is not None else "–")
+    table.add_row("mean score", f"{show(s['mean'])} / {show(s['max_score'])}" if s["mean"] is not None else "–")
     console.print(table)
     tasks = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for name in ("task", "pass rate", "passed"):

@@ -1,20 +1,32 @@
 """Write a batch's files from its rows: the gradebook, each student's report and
 feedback page, and the class summary. Every file is written atomically, and all
 of them come from the store, so a resumed run writes the same complete set.
+
+Given the store, a file is written only when it would change: the store remembers,
+per file, a digest of what it was made from (the report as stored, the student's
+id and lateness, the renderers' source) and the file's stat after writing (inode,
+size, times). A file whose inputs and stat both still match is left alone; one that
+is missing, was touched by anyone else, or would now read differently is written
+again. So a resumed run with nothing new renders no report, page or histogram.
 """
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import sys
+import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
+from autograder import __version__
 from autograder.batch.ids import sanitise, uniquify
-from autograder.batch.store import BatchRow
-from autograder.files import write_json_atomic, write_text_atomic
+from autograder.batch.store import BatchRow, Store
+from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import render_gradebook
-from autograder.report.html_report import render_feedback
-from autograder.report.json_report import render_json
-from autograder.report.summary import build_summary, render_markdown, write_histogram
+from autograder.report.summary import build_summary, render_markdown
 
 GRADEBOOK = "gradebook.csv"
 SUMMARY_JSON = "summary.json"
@@ -22,6 +34,11 @@ SUMMARY_MD = "summary.md"
 HISTOGRAM = "score_histogram.png"
 REPORTS = "reports"
 FEEDBACK = "feedback"
+
+_KIT = Path(__file__).resolve().parent.parent
+# what the files are rendered by: a change to any of them renders every file again
+_RENDERERS = ("batch/outputs.py", "report/json_report.py", "report/html_report.py", "report/csv_report.py",
+              "report/summary.py", "report/numbers.py", "report/model.py", "report/templates")
 
 
 @dataclass(frozen=True)
@@ -35,22 +52,167 @@ class Written:
     summary: dict
 
 
-def write_outputs(out_dir: Path, rows: Sequence[BatchRow]) -> Written:
-    out_dir = Path(out_dir)
-    written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
-                      out_dir / SUMMARY_MD, out_dir / HISTOGRAM,
-                      build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows)))
-    for row, name in zip(rows, file_names([r.student for r in rows])):
-        write_text_atomic(written.reports / f"{name}.json", render_json(row.report))
-        write_text_atomic(written.feedback / f"{name}.html",
-                          render_feedback(row.report, student=row.student, late=row.late))
-    write_text_atomic(written.gradebook, render_gradebook(rows))
-    write_json_atomic(written.summary_json, written.summary)
-    write_text_atomic(written.summary_md, render_markdown(written.summary, histogram_file=HISTOGRAM))
-    write_histogram(written.summary, written.histogram)
+def write_outputs(out_dir: Path, rows: Sequence[BatchRow], *, store: Store | None = None) -> Written:
+    """Write every output file for `rows`; with `store`, skip the files already up to date there."""
+    files = OutputFiles(out_dir, [r.student for r in rows], store.outputs() if store is not None else {})
+    written = files.finish(rows)
+    if store is not None:
+        store.set_outputs(files.record)
     return written
+
+
+class OutputFiles:
+    """The batch's output files: a student's as soon as their row is known, the class's at the end.
+
+    Every write is atomic and skipped when the file is up to date (its recorded inputs and
+    stat still match). finish() checks every file again, so one written early and then
+    replaced or edited by anyone else before the end is written once more.
+    """
+
+    def __init__(self, out_dir: Path, students: Sequence[str], known: dict[str, tuple[str, str]]):
+        self.out_dir = Path(out_dir)
+        self.names = dict(zip(students, file_names(students)))
+        self._files = _Files(self.out_dir, dict(known))
+
+    @property
+    def record(self) -> dict[str, tuple[str, str]]:
+        """path -> (inputs, stat) of every file written or found up to date: for Store.set_outputs."""
+        return self._files.now
+
+    def write_student(self, row: BatchRow) -> None:
+        """reports/<name>.json and feedback/<name>.html of one row."""
+        name = self.names.get(row.student) or file_names([row.student])[0]
+        key = row.digest or None  # no digest (a row not from the store): always written
+        self._files.write(f"{REPORTS}/{name}.json", _inputs("report", key), lambda: _render_json(row))
+        self._files.write(f"{FEEDBACK}/{name}.html", _inputs("feedback", key, row.student, row.late),
+                          lambda: _render_feedback(row))
+
+    def finish(self, rows: Sequence[BatchRow]) -> Written:
+        """Every student's files (those already written checked again), then the gradebook and summary."""
+        out_dir = self.out_dir
+        written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
+                          out_dir / SUMMARY_MD, out_dir / HISTOGRAM,
+                          build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows)))
+        for row in rows:
+            self.write_student(row)
+        files = self._files
+        files.write_text(GRADEBOOK, render_gradebook(rows))
+        summary_json = json_text(written.summary)
+        files.write_text(SUMMARY_JSON, summary_json)
+        files.write_text(SUMMARY_MD, render_markdown(written.summary, histogram_file=HISTOGRAM))
+        files.write(HISTOGRAM, _inputs("histogram", _sha(summary_json)), lambda: _render_histogram(written.summary))
+        return written
 
 
 def file_names(students: Sequence[str]) -> list[str]:
     """Safe, distinct file names; a student id that is one already is used as it is."""
     return uniquify([sanitise(s) for s in students])
+
+
+def json_text(data) -> str:
+    """JSON as files.write_json_atomic writes it."""
+    return json.dumps(data, sort_keys=True, indent=1) + "\n"
+
+
+class _Files:
+    """Writes files under `root` atomically, skipping one whose recorded inputs and stat still match."""
+
+    def __init__(self, root: Path, known: dict[str, tuple[str, str]]):
+        self.root = root
+        self.known = known                          # the record from the last run
+        self.now: dict[str, tuple[str, str]] = {}   # the record after this run
+
+    def write(self, rel: str, inputs: str | None, render: Callable[[], bytes]) -> bool:
+        """Write root/rel from render() unless it is up to date; inputs None: always write."""
+        path = self.root / rel
+        if inputs is not None:
+            old = self.now.get(rel) or self.known.get(rel)
+            if old is not None and old[0] == inputs and old[1] == _stat(path):
+                self.now[rel] = old
+                return False
+        write_bytes_atomic(path, render())
+        if inputs is not None:
+            self.now[rel] = (inputs, _stat(path))
+        else:
+            self.now.pop(rel, None)
+        return True
+
+    def write_text(self, rel: str, text: str) -> bool:
+        data = text.encode("utf-8")
+        return self.write(rel, _inputs("text", _sha(data)), lambda: data)
+
+
+def _inputs(kind: str, digest: str | None, *more) -> str | None:
+    """A digest of what a file is made from (None when that is not known: the file is written)."""
+    if digest is None:
+        return None
+    return _sha(json.dumps([kind, _renderers(), digest, *more]))
+
+
+@lru_cache(maxsize=None)
+def _renderers() -> str:
+    """A digest of the kit version and of the renderers' source and templates, once a process."""
+    h = hashlib.sha256(__version__.encode())
+    for rel in _RENDERERS:
+        path = _KIT / rel
+        for file in sorted(path.iterdir()) if path.is_dir() else (path,):
+            if file.is_file():
+                h.update(file.name.encode() + b"\0" + file.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _sha(data: str | bytes) -> str:
+    return hashlib.sha256(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data).hexdigest()
+
+
+def _stat(path: Path) -> str:
+    """What changes whenever the file is replaced or written to ("" for no file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return ""
+    return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+
+def _render_json(row: BatchRow) -> bytes:
+    from autograder.report.json_report import render_json
+
+    return render_json(row.report).encode("utf-8")
+
+
+def _render_feedback(row: BatchRow) -> bytes:
+    from autograder.report.html_report import render_feedback
+
+    return render_feedback(row.report, student=row.student, late=row.late).encode("utf-8")
+
+
+def _render_histogram(summary: dict) -> bytes:
+    _prewarmed()
+    from autograder.report.summary import histogram_png
+
+    return histogram_png(summary)
+
+
+_PREWARM: list[threading.Thread] = []
+
+
+def prewarm() -> None:
+    """Import matplotlib (~0.8 s) in a background thread while submissions are graded, rather
+    than after the last one; the histogram waits for it (so no two threads import it at once)."""
+    if not _PREWARM and "matplotlib.figure" not in sys.modules:
+        thread = threading.Thread(target=_import_matplotlib, name="autograder-prewarm", daemon=True)
+        _PREWARM.append(thread)
+        thread.start()
+
+
+def _import_matplotlib() -> None:
+    try:
+        import matplotlib.backends.backend_agg  # noqa: F401
+        import matplotlib.figure  # noqa: F401
+    except Exception:  # the histogram will say what is wrong, in the main thread
+        pass
+
+
+def _prewarmed() -> None:
+    while _PREWARM:
+        _PREWARM.pop().join()

@@ -6,7 +6,8 @@ Submissions are graded in parallel worker processes (pool.py); each finished
 one is stored at once in out/gradebook.sqlite (store.py), keyed by its content,
 the kit version, the hidden seed and the rubric (keys.py). Running the same
 command again grades only what is not stored yet; `regrade=True` redoes all.
-The output files are then written from the store (outputs.py).
+The output files are then written from the rows as stored (outputs.py), each
+only if it changed since the last run.
 """
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
 
-from autograder.batch.keys import GradeKey, grade_key
-from autograder.batch.outputs import Written, write_outputs
+from autograder.batch.keys import grade_key
+from autograder.batch.outputs import OutputFiles, Written, prewarm
 from autograder.batch.pool import Job, grade_parallel
 from autograder.batch.progress import progress_bar
 from autograder.batch.store import BatchRow, Store
@@ -82,16 +83,22 @@ def grade_batch(
     by_student = {e.student: e for e in entries}
     keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}
     with Store(out_dir / STORE_NAME) as store:
-        todo = [e for e in entries if regrade or not _stored(store, e.student, keys[e.student])]
+        stored = store.get_many(keys)  # each stored row is read once, here
+        todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
         jobs = [Job(e.student, str(e.path)) for e in todo]
         if jobs and grade_one is grade_hidden:
             prepare_hidden(rubric)
+        if jobs:
+            prewarm()  # the histogram's matplotlib, imported while the workers grade
+        files = OutputFiles(out_dir, [e.student for e in entries], store.outputs())
+        graded: dict[str, BatchRow] = {}  # by this run, as stored
 
         def on_done(job: Job, report: Report | None, why: str | None) -> None:
             entry = by_student[job.student]
             if report is None:
                 report = crashed_report(job.student, why, rubric, sandbox="unknown")
-            store.put(_row(entry, report, final=why is None), keys[job.student])
+            row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
+            files.write_student(row)  # now, while the workers grade on; finish() checks it again
             advance(job.student)
 
         try:
@@ -99,13 +106,14 @@ def grade_batch(
                 grade_parallel(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
                                on_done=on_done)
         except KeyboardInterrupt:
-            done = sum(_stored(store, e.student, keys[e.student]) for e in entries)
+            done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
             message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
                        f"{store.path}; run the same command again to grade the rest.")
             print(f"\n{message}", file=sys.stderr)
             raise BatchInterrupted(message) from None
-        rows = tuple(store.get(e.student, keys[e.student]) or _lost(e, rubric) for e in entries)
-    written = write_outputs(out_dir, rows)
+        rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubric) for e in entries)
+        written = files.finish(rows)
+        store.set_outputs(files.record)
     return BatchResult(rows, len(todo), len(entries) - len(todo), out_dir, written)
 
 
@@ -117,8 +125,8 @@ def _check(entries: list[Entry], out_dir: Path) -> None:
         raise BatchInputError(f"more than one submission for student id(s) {', '.join(repeated)}")
 
 
-def _stored(store: Store, student: str, key: GradeKey) -> bool:
-    row = store.get(student, key)
+def _final(row: BatchRow | None) -> bool:
+    """A stored grade to keep (not one whose grading crashed)."""
     return row is not None and row.final
 
 

@@ -3,16 +3,23 @@
 A row per (student, GradeKey) holds the report as JSON (json_report.report_dict)
 and what the gradebook needs besides (late, source). Only the parent process
 writes, and it commits after every submission (WAL mode), so a crash or Ctrl-C
-loses at most the submissions in flight. `final` is 0 for a row the batch wrote
-because grading itself crashed (an exception, a dead worker): the next run
-retries those.
+loses at most the submissions in flight. (synchronous=NORMAL: a commit survives
+the process dying at once; only a power cut may lose the last few, which the next
+run grades again.) `final` is 0 for a row the batch wrote because grading itself
+crashed (an exception, a dead worker): the next run retries those.
+
+A second table, `outputs`, remembers each output file the batch wrote (outputs.py):
+a digest of what it was made from and the file's stat after writing, so a resumed run
+rewrites only what changed or what someone else touched.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Mapping
 
 from autograder.batch.keys import GradeKey
 from autograder.report.json_report import report_dict
@@ -26,6 +33,9 @@ CREATE TABLE IF NOT EXISTS grades (
     final INTEGER NOT NULL, late INTEGER, source TEXT NOT NULL, original TEXT NOT NULL,
     report TEXT NOT NULL, graded_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
     PRIMARY KEY (student, content, kit_version, hidden_seed, rubric))
+"""
+_OUTPUTS = """
+CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, inputs TEXT NOT NULL, stat TEXT NOT NULL)
 """
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
@@ -43,6 +53,9 @@ class BatchRow:
     source: str = ""
     original: str = ""
     final: bool = True      # False: the grading crashed; the next run retries it
+    # sha256 of the report as the store holds it ("" for a row not from the store): what its
+    # output files are made from, so a resumed run can tell they are up to date without rendering
+    digest: str = field(default="", compare=False, repr=False)
 
 
 class Store:
@@ -51,11 +64,13 @@ class Store:
         try:
             self._db = sqlite3.connect(self.path, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA):
                 raise StoreError(f"{self.path} was written by another version of the kit; "
                                  "grade into a new --out folder")
             self._db.execute(_TABLE)
+            self._db.execute(_OUTPUTS)
             self._db.execute(f"PRAGMA user_version = {SCHEMA}")
             self._db.commit()
         except sqlite3.DatabaseError as err:
@@ -79,10 +94,19 @@ class Store:
             return None
         report, late, source, original, final = found
         return BatchRow(student, report_from_dict(json.loads(report)),
-                        None if late is None else bool(late), source, original, bool(final))
+                        None if late is None else bool(late), source, original, bool(final), _digest(report))
 
-    def put(self, row: BatchRow, key: GradeKey) -> None:
-        """Store (or replace) a submission's grade, committed at once."""
+    def get_many(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
+        """The stored row of each student under its key, for those that have one (one read each)."""
+        found = {}
+        for student, key in keys.items():
+            row = self.get(student, key)
+            if row is not None:
+                found[student] = row
+        return found
+
+    def put(self, row: BatchRow, key: GradeKey) -> BatchRow:
+        """Store (or replace) a submission's grade, committed at once; returns the row with its digest."""
         late = None if row.late is None else int(row.late)
         report = json.dumps(report_dict(row.report), ensure_ascii=False)
         with self._db:
@@ -91,9 +115,25 @@ class Store:
                 "final, late, source, original, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.student, *_fields(key), int(row.final), late, row.source, row.original, report),
             )
+        return replace(row, digest=_digest(report))
+
+    def outputs(self) -> dict[str, tuple[str, str]]:
+        """path (relative to the out folder) -> (inputs digest, stat) of each output file last written."""
+        return {path: (inputs, stat) for path, inputs, stat in self._db.execute("SELECT path, inputs, stat FROM outputs")}
+
+    def set_outputs(self, outputs: Mapping[str, tuple[str, str]]) -> None:
+        """Record the output files as now written (replacing the whole record)."""
+        with self._db:
+            self._db.execute("DELETE FROM outputs")
+            self._db.executemany("INSERT INTO outputs (path, inputs, stat) VALUES (?, ?, ?)",
+                                 [(path, inputs, stat) for path, (inputs, stat) in outputs.items()])
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM grades").fetchone()[0]
+
+
+def _digest(report_json: str) -> str:
+    return hashlib.sha256(report_json.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:

@@ -4,18 +4,18 @@
 
 Standard library only, and nothing of the kit but this folder: `-I` leaves the
 script's folder off sys.path, so it is put there by hand (for `student`, `observe`
-and `programs`). The job, read from the job fd:
+and `programs`). A conversation (autograder/runner/protocol.py): the job fd brings
+the job's header line, then one line per case, each sent once the parent has the
+previous result; the result fd gets one line about the imports, then one per case,
+each echoing the nonce of what it answers. The job fd's end means: no more cases.
+--programs loads the case programs from another folder (the kit's tests use a small
+fake set).
 
-    {"student_root": "...", "cases": [{"id", "program", "params"}], "forbidden": ["torch", ...],
-     "output_cap": 4000, "max_result_line": 1000000, "files": {"engine": "micrograd/engine.py"}}
-
-The result fd gets one JSON line about the imports, then one per case, in order
-(see autograder/runner/protocol.py). --programs loads the case programs from
-another folder (the kit's tests use a small fake set).
+Start-up time counts (a child per submission, and again after a case kills one):
+only cheap modules are imported here: no `json` (observe.dumps / loads), no
+`importlib.util` but for --programs.
 """
 import importlib
-import importlib.util
-import json
 import os
 import sys
 
@@ -26,25 +26,94 @@ import student  # noqa: E402
 
 RECURSION_LIMIT = 10_000  # the parent gives the process a stack deep enough for it
 RESULT_PIPE_LOST = 86     # exit status: protocol.RESULT_PIPE_LOST
+JOB_PIPE_LOST = 87        # exit status: protocol.JOB_PIPE_LOST
+MAX_JOB_LINE = 16 << 20   # bytes; the parent's lines are far shorter
+
+
+def _identity(fd):
+    """What fd is (device, inode), or None when it is closed."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _high_fd(fd, target):
+    """fd moved to `target`, a number a student's files don't land on, not inherited."""
+    if fd != target:
+        os.dup2(fd, target, inheritable=False)
+        os.close(fd)
+    else:
+        os.set_inheritable(fd, False)
+    return target
+
+
+class JobPipe:
+    """The job fd, moved to 62: the parent's lines one by one, None at its end.
+
+    A student's code can close it or replace it (the child ends with JOB_PIPE_LOST at
+    the end of that case), or write on it, opening /proc/self/fd/62: a line that is not
+    JSON ends the child the same way when it is read; one that is, is run as a case,
+    but its result can't echo a nonce the parent awaits: those are never written ahead.
+    """
+
+    def __init__(self, fd):
+        self.fd = _high_fd(fd, 62)
+        self.identity = _identity(self.fd)
+        self.buffer = b""
+
+    def intact(self):
+        """Is fd 62 still the parent's pipe? (Whether it holds only the parent's lines can't be told
+        here: a case may have answered for itself, with its own nonce, before it ended, and the
+        parent sent the next one. Bytes a student wrote there spoil at most the next line: then
+        the child ends, and no line of theirs runs as a case with a nonce the parent awaits.)"""
+        return self.identity is not None and _identity(self.fd) == self.identity
+
+    def next(self):
+        """The next line as a dict, or None when the parent has closed the pipe (no more cases)."""
+        while b"\n" not in self.buffer:
+            if len(self.buffer) > MAX_JOB_LINE:
+                os._exit(JOB_PIPE_LOST)
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except OSError:  # closed or replaced by the student's code
+                os._exit(JOB_PIPE_LOST)
+            if not chunk:
+                return None
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            message = observe.loads(line)
+        except (ValueError, RecursionError):  # not the parent's: written there by the student's code
+            os._exit(JOB_PIPE_LOST)
+        if not isinstance(message, dict):
+            os._exit(JOB_PIPE_LOST)
+        return message
 
 
 class ResultPipe:
     """The result fd, moved to a high number so that a student's files don't land on it."""
 
     def __init__(self, fd, max_line):
-        self.fd = os.dup2(fd, 63, inheritable=False)  # the highest the parent's limit of 64 files allows
-        os.close(fd)
+        self.fd = _high_fd(fd, 63)  # the highest the parent's limit of 64 files allows
+        self.identity = _identity(self.fd)
         self.max_line = max_line
 
+    def check(self):
+        """End the process if fd 63 is no longer the parent's pipe (what is sent there would be lost)."""
+        if self.identity is None or _identity(self.fd) != self.identity:
+            os._exit(RESULT_PIPE_LOST)
+
     def send(self, line):
-        data = json.dumps(line, allow_nan=True)
+        data = observe.dumps(line)
         if len(data) > self.max_line and "case" in line:
-            data = json.dumps({
-                "case": line["case"], "status": "error", "where": "",
+            data = observe.dumps({
+                "case": line["case"], "nonce": line.get("nonce"), "status": "error", "where": "",
                 "message": f"the observations of this case are too large to send ({len(data)} bytes)",
             })
         # a leading newline: bytes a student wrote here without one can't spoil this line
-        data = ("\n" + data + "\n").encode()  # ASCII: json.dumps escapes the rest
+        data = ("\n" + data + "\n").encode()  # ASCII: dumps escapes the rest
         try:
             while data:
                 data = data[os.write(self.fd, data):]
@@ -52,23 +121,14 @@ class ResultPipe:
             os._exit(RESULT_PIPE_LOST)
 
 
-def read_job(fd):
-    chunks = []
-    while True:
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(fd)
-    return json.loads(b"".join(chunks))
-
-
 def load_programs(folder, names):
     """{module name: the module of case programs, or why it did not load}."""
     if folder:
-        spec = importlib.util.spec_from_file_location(
+        from importlib.util import module_from_spec, spec_from_file_location  # only here: it is slow to import
+
+        spec = spec_from_file_location(
             "programs", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
-        package = importlib.util.module_from_spec(spec)
+        package = module_from_spec(spec)
         sys.modules["programs"] = package
         spec.loader.exec_module(package)
     programs = {}
@@ -140,7 +200,12 @@ def options(argv):
 
 def main(argv):
     job_fd, result_fd, programs_dir = options(argv)
-    job = read_job(job_fd)
+    if result_fd == 62:  # out of the way of the job fd's new number
+        result_fd = os.dup(result_fd)
+    jobs = JobPipe(job_fd)
+    job = jobs.next()  # the header
+    if job is None:
+        os._exit(0)
     out = ResultPipe(result_fd, job.get("max_result_line", 1_000_000))
     cap = job.get("output_cap", 4000)
     programs = load_programs(programs_dir, sorted({c["program"].rpartition(".")[0] for c in job["cases"]}))
@@ -152,11 +217,25 @@ def main(argv):
     sys.meta_path.append(student.DisplayStandIn())
     with Captured(cap):  # prints at import time are dropped
         pupil.import_all()
-    out.send({"import": pupil.errors, "missing_files": pupil.missing})
+    out.check()
+    if not jobs.intact():
+        os._exit(JOB_PIPE_LOST)
+    out.send({"import": pupil.errors, "missing_files": pupil.missing, "nonce": job.get("nonce")})
 
     api = pupil.api()
-    for case in job["cases"]:
-        out.send(run_case(case, programs, api, pupil, cap))
+    while True:
+        request = jobs.next()
+        if request is None:  # the parent has no more cases
+            break
+        case, nonce = request.get("case"), request.get("nonce")
+        if not isinstance(case, dict) or not isinstance(nonce, str):
+            os._exit(JOB_PIPE_LOST)
+        line = run_case(case, programs, api, pupil, cap)
+        out.check()
+        if not jobs.intact():  # the case closed, replaced or wrote on it: this case's fault, not the next one's
+            os._exit(JOB_PIPE_LOST)
+        line["nonce"] = nonce
+        out.send(line)
     os._exit(0)  # no student atexit hooks or __del__ after the last case
 
 

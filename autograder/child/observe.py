@@ -3,8 +3,19 @@
 Standard library only: this runs in the sandboxed child. An observation is a
 number, a list of them, or {"type", "repr"} for anything else; it never carries a
 student's object out, and a student's __repr__ that raises or lies can't break it.
+
+The lines themselves are written by `dumps` and the parent's read by `loads`: JSON
+through the C accelerator `_json`, not the `json` package, whose import (re, enum,
+functools, collections) would take about as long as the rest of the child's start.
 """
 import io
+
+try:
+    from _json import encode_basestring_ascii as _quote, make_scanner as _make_scanner
+except ImportError:  # pragma: no cover - a Python without the accelerator: the json package, slower to import
+    import json as _json_package
+
+    _quote = _make_scanner = None
 
 MAX_DEPTH = 20
 MAX_ITEMS = 100_000
@@ -87,3 +98,78 @@ class CappedText(io.TextIOBase):
 
     def getvalue(self):
         return "".join(self.parts) + ("...[truncated]" if self.truncated else "")
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+_SPECIAL_FLOATS = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def dumps(value):
+    """value as json.dumps(value) writes it (ASCII, NaN and infinities allowed), for None, bool,
+    int, float, str, list, tuple and dict with str keys, subclasses too (their own methods are
+    not asked); TypeError for anything else."""
+    if _quote is None:  # pragma: no cover
+        return _json_package.dumps(value)
+    parts = []
+    _encode(value, parts.append)
+    return "".join(parts)
+
+
+def _encode(value, out):
+    kind = type(value)  # not isinstance: a student's __class__ can lie to it
+    if issubclass(kind, str):
+        out(_quote(value))
+    elif value is None:
+        out("null")
+    elif kind is bool:
+        out("true" if value else "false")
+    elif issubclass(kind, int):
+        out(int.__repr__(value))
+    elif issubclass(kind, float):
+        text = float.__repr__(value)
+        out(_SPECIAL_FLOATS.get(text, text))
+    elif issubclass(kind, (list, tuple)):
+        out("[")
+        for i, item in enumerate(list.__iter__(value) if issubclass(kind, list) else tuple.__iter__(value)):
+            if i:
+                out(", ")
+            _encode(item, out)
+        out("]")
+    elif issubclass(kind, dict):
+        out("{")
+        for i, (key, item) in enumerate(dict.items(value)):
+            if not issubclass(type(key), str):
+                raise TypeError(f"keys must be str, not {type_name(key)}")
+            out(", " + _quote(key) + ": " if i else _quote(key) + ": ")
+            _encode(item, out)
+        out("}")
+    else:
+        raise TypeError(f"Object of type {type_name(value)} is not JSON serializable")
+
+
+class _Decoding:
+    """What _json's scanner reads off a json.JSONDecoder: the defaults of json.loads."""
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int = float, int
+    parse_constant = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}.__getitem__
+
+
+_scan = None if _make_scanner is None else _make_scanner(_Decoding())
+_SPACE = " \t\n\r"
+
+
+def loads(data):
+    """One JSON document (bytes or str), as json.loads reads it; ValueError when it is not one."""
+    text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
+    if _scan is None:  # pragma: no cover
+        return _json_package.loads(text)
+    start = len(text) - len(text.lstrip(_SPACE))
+    try:
+        value, end = _scan(text, start)
+    except StopIteration:
+        raise ValueError("not JSON") from None
+    if text[end:].strip(_SPACE):
+        raise ValueError("extra data after the JSON value")
+    return value

@@ -6,15 +6,22 @@ makes `import engine` (how a student imports a sibling file when running it from
 inside micrograd/) give the very module `micrograd.engine`: two copies of
 engine.py would make two different Value classes. A third goes last: plotting
 libraries, which the child has not got, become stand-ins that do nothing.
+
+The hooks are plain classes with the methods the import system calls (find_spec,
+create_module, exec_module), not subclasses of importlib.abc's: importing that
+module (importlib.resources, pathlib, tempfile, typing...) would cost the child's
+start-up more than all the rest of it. No importlib.util or traceback either.
 """
 import importlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import os
 import sys
-import traceback
 import types
+
+try:  # what importlib.util.module_from_spec is, without importing importlib.util
+    _module_from_spec = importlib._bootstrap.module_from_spec
+except AttributeError:  # pragma: no cover - another Python's layout
+    from importlib.util import module_from_spec as _module_from_spec
 
 MODULES = ("engine", "nn", "train")
 
@@ -26,7 +33,7 @@ PIECES = {
 }
 
 
-class Forbidden(importlib.abc.MetaPathFinder):
+class Forbidden:
     """Refuses the forbidden libraries and their submodules."""
 
     def __init__(self, names):
@@ -47,7 +54,7 @@ class Forbidden(importlib.abc.MetaPathFinder):
 DISPLAY_ONLY = frozenset({"matplotlib", "graphviz", "IPython", "seaborn", "plotly", "ipywidgets"})
 
 
-class DisplayStandIn(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+class DisplayStandIn:
     """Last on sys.meta_path: `import matplotlib.pyplot as plt; plt.plot(losses)` does nothing."""
 
     def find_spec(self, fullname, path=None, target=None):
@@ -98,7 +105,7 @@ class DependencyFailed(ImportError):
     """A student module imported another one that is missing or did not import."""
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias:
     """Loads a top-level name as an existing module of the package (engine -> micrograd.engine)."""
 
     def __init__(self, target):
@@ -113,7 +120,7 @@ class _Alias(importlib.abc.Loader):
         module.__spec__ = self.real_spec  # the import system set the alias's spec on it
 
 
-class Package(importlib.abc.MetaPathFinder):
+class Package:
     """Top-level names of the student's files, and the files known to be broken."""
 
     def __init__(self, package_dir, display):
@@ -134,7 +141,7 @@ class Package(importlib.abc.MetaPathFinder):
             name, message = self.broken[fullname]
             raise DependencyFailed(f"needs {name}, which {message}", name=fullname)
         if fullname in self.aliases:
-            return importlib.util.spec_from_loader(fullname, _Alias(self.aliases[fullname]))
+            return importlib.machinery.ModuleSpec(fullname, _Alias(self.aliases[fullname]))
         return None
 
 
@@ -168,10 +175,12 @@ class Student:
     def where(self, exc):
         """"engine.py:34" for the innermost frame in a student file, or ""."""
         where = ""
-        for frame, lineno in traceback.walk_tb(exc.__traceback__):
-            name = self.file_name(frame.f_code.co_filename)
+        tb = BaseException.__traceback__.__get__(exc)  # the real one: a student's class can't fake it
+        while tb is not None:  # traceback.walk_tb
+            name = self.file_name(tb.tb_frame.f_code.co_filename)
             if name:
-                where = f"{name}:{lineno}"
+                where = f"{name}:{tb.tb_lineno}"
+            tb = tb.tb_next
         if isinstance(exc, SyntaxError) and self.file_name(exc.filename or ""):
             where = f"{self.file_name(exc.filename)}:{exc.lineno}"
         return where
@@ -211,7 +220,7 @@ class Student:
         """The package module, made by hand: its __init__.py runs last, so it can't block the rest."""
         spec = importlib.machinery.ModuleSpec("micrograd", None, is_package=True)
         spec.submodule_search_locations = [self.package_dir]
-        package = importlib.util.module_from_spec(spec)
+        package = _module_from_spec(spec)
         package.__file__ = os.path.join(self.package_dir, "__init__.py")
         return package
 

@@ -30,6 +30,19 @@ def default_cache_dir() -> Path:
 
 
 def _source_digest(root: Path) -> str:
+    """sha256 of the *.py files in `root`; once a process per root (the kit's sources don't
+    change under a running grader)."""
+    root = Path(root)
+    digest = _SOURCE_DIGESTS.get(root)
+    if digest is None:
+        digest = _SOURCE_DIGESTS[root] = _hash_sources(root)
+    return digest
+
+
+_SOURCE_DIGESTS: dict[Path, str] = {}
+
+
+def _hash_sources(root: Path) -> str:
     h = hashlib.sha256()
     for path in sorted(root.glob("*.py")) if root.is_dir() else ():
         h.update(path.name.encode())
@@ -46,6 +59,11 @@ def cases_digest(cases: list[Case], activation: str) -> str:
     return hashlib.sha256(payload.encode() + programs.encode()).hexdigest()[:32]
 
 
+# digest -> goldens, for the whole process: the digest covers everything that determines them
+# (kit version, activation, cases, case programs); the reference oracle does not change in a process
+_IN_MEMORY: dict[str, dict[str, dict]] = {}
+
+
 class GoldenStore:
     """Goldens for a set of cases: from a shipped file, the cache, or computed and cached."""
 
@@ -55,7 +73,17 @@ class GoldenStore:
         self.shipped = shipped if shipped is not None else _KIT / "public_goldens.json"
 
     def goldens(self, cases: list[Case], *, activation: str = "tanh") -> dict[str, dict]:
+        """The goldens of `cases` (shared, read-only: don't change them). Kept in memory per
+        digest for the rest of the process, so a worker reads its file once, not per submission."""
         digest = cases_digest(cases, activation)
+        found = _IN_MEMORY.get(digest)
+        if found is not None:
+            return found
+        found = self._load_or_compute(cases, activation, digest)
+        _IN_MEMORY[digest] = found
+        return found
+
+    def _load_or_compute(self, cases: list[Case], activation: str, digest: str) -> dict[str, dict]:
         for source in (self.shipped, self._cache_file(digest)):
             found = read_goldens(source, digest)
             if found is not None:

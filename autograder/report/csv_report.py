@@ -11,6 +11,7 @@ import io
 from typing import Iterable, Protocol, Sequence
 
 from autograder.report.model import Report
+from autograder.report.numbers import show
 from autograder.tasks import TASK_IDS
 
 FIXED_BEFORE = ("student", "score", "max_score")
@@ -58,8 +59,8 @@ def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:
 
 
 def number(x: float) -> str:
-    """12.0 -> "12", 2.5 -> "2.5", 3.3333333 -> "3.3333": what a gradebook shows."""
-    return f"{round(float(x), 4):.10g}"
+    """12.0 -> "12", 2.5 -> "2.5", 3.3333333 -> "3.33": what a gradebook shows (numbers.show)."""
+    return show(x)
 
 
 def _text(value: str) -> str:

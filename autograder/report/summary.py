@@ -20,6 +20,7 @@ from typing import Sequence
 from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
 from autograder.report.model import Report
+from autograder.report.numbers import show
 
 SCHEMA = 1
 BINS = 10
@@ -99,7 +100,12 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
 
 
 def write_histogram(summary: dict, path: Path) -> None:
-    """Draw summary["histogram"] as a PNG (matplotlib's Agg canvas, no GUI, no global state)."""
+    """Draw summary["histogram"] as a PNG file, written atomically."""
+    write_bytes_atomic(path, histogram_png(summary))
+
+
+def histogram_png(summary: dict) -> bytes:
+    """summary["histogram"] as PNG bytes (matplotlib's Agg canvas, no GUI, no global state)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -116,7 +122,7 @@ def write_histogram(summary: dict, path: Path) -> None:
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
-    write_bytes_atomic(path, buffer.getvalue())
+    return buffer.getvalue()
 
 
 def _round(x: float) -> float:
@@ -124,7 +130,7 @@ def _round(x: float) -> float:
 
 
 def _fmt(x) -> str:
-    return "–" if x is None else f"{x:.10g}"
+    return "–" if x is None else show(x)
 
 
 def _of(x, m) -> str:

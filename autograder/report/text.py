@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from autograder.report.model import Report, TaskResult
+from autograder.report.numbers import show
 
 STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow", "timeout": "magenta"}
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
@@ -24,7 +25,7 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         if task.status != "passed":
             _print_problems(console, task, verbose)
     colour = "green" if report.passed else "yellow"
-    console.print(f"[bold {colour}]Score: {report.score:g} / {report.max_score:g}[/bold {colour}]")
+    console.print(f"[bold {colour}]Score: {show(report.score)} / {show(report.max_score)}[/bold {colour}]")
 
 
 def _summary_table(report: Report) -> Table:
@@ -39,7 +40,7 @@ def _summary_table(report: Report) -> Table:
         passed = t.count("passed")
         table.add_row(
             t.id,
-            f"{t.score:g}/{t.max_score:g}",
+            f"{show(t.score)}/{show(t.max_score)}",
             f"{passed}/{len(t.cases)}",
             f"[{style}]{MARK.get(t.status, '')} {t.status}[/{style}]",
             escape(t.title),

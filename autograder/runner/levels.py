@@ -3,13 +3,17 @@
     bubblewrap  `bwrap` on PATH and a test run of it works (see bwrap.py): no network,
                 its own PID space, a read-only view of the Python installation, the
                 child's folder and the submission only, a private /tmp, no fork (a
-                seccomp filter). Run by root, uid 65534 inside, but that is the
-                grader's own uid outside, without capabilities: see bwrap.py.
+                seccomp filter), no capabilities. Run by root, uid 65534 inside and
+                on the host (a user namespace of the grading process's own, setpriv:
+                see bwrap.py; where that can't be had, uid 0 outside, and the note
+                says so); run by another user, that user's uid outside.
     uid         run as root, no usable bubblewrap: the child drops to uid/gid 65534
                 (nobody), so RLIMIT_NPROC stops fork and the kit's private files
                 (mode 0700 folders) are out of reach; the network is not.
     basic       rlimits only: the student's code can read what the grader can read
-                and use the network.
+                and use the network; run by root, no isolation at all (it runs as root:
+                its note says so). What it starts and orphans is killed all the same
+                (sandbox.py: the grading process is a child subreaper).
 
 AUTOGRADER_SANDBOX=basic|uid|bubblewrap insists on a level: SandboxUnavailable
 (a ConfigError: one line) when it can't be had. Every probe is a real run of the
@@ -89,6 +93,10 @@ class Level:
 
     def note(self) -> str | None:
         """One line for RunResult.notes about what this level does not protect, or None."""
+        if os.geteuid() == 0:  # said plainly: nothing is refused, but nothing is held either
+            return (f"sandbox: basic ({self.why or 'no bubblewrap'}): no isolation: student code runs as root "
+                    "and can read and change any file, use the network and signal any process; "
+                    "install bubblewrap for isolation")
         return (f"sandbox: basic ({self.why or 'no bubblewrap, not root'}): student code can read files "
                 "and use the network; install bubblewrap for isolation")
 

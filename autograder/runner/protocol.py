@@ -1,18 +1,30 @@
-"""What the child sends back, as the parent parses it.
+"""The conversation with the child, as the parent speaks and parses it.
 
-The child writes one JSON line per case on its own result fd:
+A request/response protocol, one JSON line per message. On the job fd (parent -> child,
+kept open), first the job's header, then one line per case, each sent only once the
+previous case's result has been accepted, each with a fresh random nonce:
 
-    {"case": "<case id>", "status": "ok", "obs": {<name>: <value>}, "output": "<captured prints>"}
-    {"case": "<case id>", "status": "missing", "message": "<the NotImplementedError's text>"}
-    {"case": "<case id>", "status": "error", "message": "<Type: text>", "where": "engine.py:34"}
+    {"student_root": "...", "nonce": "<hex>", "cases": [{"id", "program"}], "forbidden": ["torch", ...],
+     "output_cap": 4000, "max_result_line": 1000000, "files": {"engine": "micrograd/engine.py"}}
+    {"case": {"id", "program", "params"}, "nonce": "<hex>"}
 
-and, first of all, one line about importing the student's modules:
+and the end of the pipe when there are no more cases. On its own result fd the child
+answers each with one line echoing that line's nonce: first about importing the
+student's modules,
 
     {"import": {"engine": null | "engine.py:3: SyntaxError: invalid syntax", "nn": ..., "train": ...},
-     "missing_files": ["nn"]}
+     "missing_files": ["nn"], "nonce": "<the header's>"}
 
 (null: the module imported, or its file is missing, which missing_files says;
-"__init__" appears too when the package's __init__.py failed.)
+"__init__" appears too when the package's __init__.py failed), then per case:
+
+    {"case": "<case id>", "nonce": "<hex>", "status": "ok", "obs": {<name>: <value>}, "output": "<prints>"}
+    {"case": "<case id>", "nonce": "<hex>", "status": "missing", "message": "<the NotImplementedError's text>"}
+    {"case": "<case id>", "nonce": "<hex>", "status": "error", "message": "<Type: text>", "where": "engine.py:34"}
+
+The parent accepts only the awaited line with the awaited nonce: a student's code can
+read the nonce of the case it runs in (its own results anyway), but no line written
+ahead, during one case, can pass for a later case's, whose nonce does not exist yet.
 
 An observation <value> is a number, a list of numbers, or, when the student's
 code produced something else, {"type": "<type name>", "repr": "<short repr>"}.
@@ -84,6 +96,7 @@ def is_real(value: ObsValue) -> bool:
 
 STATUSES = ("ok", "missing", "error")
 RESULT_PIPE_LOST = 86  # the child's exit status when it can't write its result fd any more
+JOB_PIPE_LOST = 87     # ... when its job fd is closed, replaced or holds lines the parent never wrote
 MAX_MESSAGE = 1000
 MAX_OBS = 1000
 _CONTROL = {c: "?" for c in (*range(32), 127) if c not in (9, 10)} | {13: None}
@@ -98,10 +111,10 @@ def decode_line(line: bytes) -> dict | None:
     return raw if isinstance(raw, dict) else None
 
 
-def parse_import(raw: dict) -> ImportOutcome | None:
-    """The import line, or None when `raw` is not one."""
+def parse_import(raw: dict, nonce: str) -> ImportOutcome | None:
+    """The import line echoing `nonce`, or None when `raw` is not that."""
     imports = raw.get("import")
-    if not isinstance(imports, dict):
+    if not isinstance(imports, dict) or not _echoes(raw, nonce):
         return None
     errors = {}
     for module, error in list(imports.items())[:20]:
@@ -112,15 +125,21 @@ def parse_import(raw: dict) -> ImportOutcome | None:
     return ImportOutcome(errors, missing)
 
 
-def parse_case(raw: dict, case_id: str, *, output_cap: int = 4000) -> CaseOutcome | None:
-    """The result line of case `case_id`, or None when `raw` is not one (another case's, garbage)."""
+def answers(raw: dict, case_id: str, nonce: str) -> bool:
+    """Is `raw` the result line of case `case_id` echoing `nonce`? (Not another case's, not one
+    written ahead, not garbage.) Quick: the parent sends the next case as soon as it is."""
     status = raw.get("status")
-    if raw.get("case") != case_id or status not in STATUSES:
+    return (raw.get("case") == case_id and status in STATUSES and _echoes(raw, nonce)
+            and (status != "ok" or isinstance(raw.get("obs"), dict)))
+
+
+def parse_case(raw: dict, case_id: str, nonce: str, *, output_cap: int = 4000) -> CaseOutcome | None:
+    """The result line of case `case_id` echoing `nonce` as a CaseOutcome, or None when `raw`
+    is not that (see answers)."""
+    if not answers(raw, case_id, nonce):
         return None
-    obs = {}
+    status, obs = raw["status"], {}
     if status == "ok":
-        if not isinstance(raw.get("obs"), dict):
-            return None
         obs = {clean(k, 100): parse_value(v) for k, v in list(raw["obs"].items())[:MAX_OBS]}
     return CaseOutcome(
         case_id, status, obs,
@@ -128,6 +147,11 @@ def parse_case(raw: dict, case_id: str, *, output_cap: int = 4000) -> CaseOutcom
         where=clean(raw.get("where"), 100),
         output=clean(raw.get("output"), output_cap + len("...[truncated]")),
     )
+
+
+def _echoes(raw: dict, nonce: str) -> bool:
+    echoed = raw.get("nonce")
+    return bool(nonce) and isinstance(echoed, str) and echoed == nonce
 
 
 def clean(raw, cap: int) -> str:

@@ -4,6 +4,12 @@ How the child is started, and what else holds it, is its sandbox level's (levels
 "bubblewrap", "uid" or "basic"). Every level: rlimits (memory, CPU, file size, open
 files, no core files; processes: see the levels), a scrubbed environment, a private
 empty working folder, a session of its own, no site-packages (`-I -S`).
+
+What the child leaves behind: the grading process is a child subreaper (once per
+process, Linux), so whatever the child starts and then orphans (a double-fork daemon in
+a session of its own, which the session kill misses) is reparented to the grading
+process and not to init. When a child ends, `sweep_orphans` SIGKILLs and reaps every
+process that came to the grading process that way since the child started (see there).
 """
 from __future__ import annotations
 
@@ -16,7 +22,9 @@ import selectors
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -81,6 +89,182 @@ def _die_with_parent() -> None:
 
 
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+# -- what the child leaves behind ------------------------------------------------------------
+
+_LIVE: set[int] = set()        # pids of this process's children (Child.proc) not yet reaped
+_reaper_lock = threading.Lock()
+_reaper_pid: int | None = None  # the process that made itself a subreaper (a fork is not one)
+SWEEP_TIME = 3.0                # seconds at most to kill and reap what a child left
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (prctl PR_SET_CHILD_SUBREAPER), once per process.
+
+    Orphans of its descendants then come to it, not to init, where sweep_orphans finds them.
+    False where the kernel has no such thing (not Linux, or a very old one).
+    """
+    global _reaper_pid
+    with _reaper_lock:
+        if _reaper_pid == os.getpid():
+            return True
+        if not sys.platform.startswith("linux"):
+            return False
+        try:
+            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+                return False
+        except (OSError, AttributeError):
+            return False
+        _reaper_pid = os.getpid()
+        return True
+
+
+def _stat(pid: int | str) -> tuple[str, int, int, int] | None:
+    """(state, ppid, session, start time in clock ticks since boot) of a process, from /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": field 3 on
+        return fields[0].decode(), int(fields[1]), int(fields[3]), int(fields[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def start_ticks(pid: int) -> int:
+    """When a process started, in /proc's clock ticks since boot (0 if /proc can't say)."""
+    stat = _stat(pid)
+    return stat[3] if stat else 0
+
+
+def _children_of(pid: int) -> list[int]:
+    """The child processes of pid, from /proc/<pid>/task/*/children (or a scan of /proc)."""
+    found = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    try:
+        for tid in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/children") as f:
+                    found += [int(x) for x in f.read().split()]
+            except FileNotFoundError:
+                if not os.path.exists(f"/proc/{pid}/task/{tid}"):
+                    continue  # a thread that ended meanwhile
+                raise
+    except (FileNotFoundError, ValueError):  # a kernel without the file: the long way
+        found = []
+        for entry in os.listdir("/proc"):
+            stat = _stat(entry) if entry.isdigit() else None
+            if stat and stat[1] == pid:
+                found.append(int(entry))
+    except OSError:
+        pass
+    return found
+
+
+def own_children() -> dict[int, int]:
+    """This process's children now: pid -> start time (what a sweep must leave alone)."""
+    found = {}
+    for pid in _children_of(os.getpid()):
+        stat = _stat(pid)
+        if stat is not None:
+            found[pid] = stat[3]
+    return found
+
+
+def _left_behind(since: int, before: dict[int, int]) -> tuple[dict[int, int], list[int]]:
+    """(every process to kill -> its start time, the ones among them that are this process's own children).
+
+    The roots: this process's children that are no live Child of ours, were not its children
+    before the child started (`before`, from own_children), started at or after `since` (the
+    child's start) and are not in this process's session (the child runs in a session of its
+    own, and no process can ever join another's session: whatever it started is outside ours).
+    With them, all their descendants, whatever their start or session.
+    """
+    me, mine = os.getpid(), os.getsid(0)
+    found: dict[int, int] = {}
+    roots = []
+    for pid in _children_of(me):
+        stat = _stat(pid)
+        if stat is None or pid in _LIVE:
+            continue
+        _state, _ppid, sid, started = stat
+        if sid != mine and started >= since and before.get(pid) != started:
+            roots.append(pid)
+            found[pid] = started
+    stack = list(roots)
+    while stack:
+        for pid in _children_of(stack.pop()):
+            stat = _stat(pid)
+            if stat is not None and pid not in found:
+                found[pid] = stat[3]
+                stack.append(pid)
+    return found, roots
+
+
+def sweep_orphans(since: int, before: dict[int, int]) -> int:
+    """SIGKILL and reap what a child left behind (see _left_behind); returns how many there were.
+
+    Called once the child is killed and reaped. Without the subreaper (become_subreaper) such
+    orphans belong to init, out of reach: nothing is found. A process grading in several threads
+    at once sweeps, from any of them, what any of its children left; a child of the grading
+    process's own that another thread starts in a new session while the child runs would be
+    taken for one (the grader starts none).
+    """
+    if _reaper_pid != os.getpid():
+        return 0
+    end = time.monotonic() + SWEEP_TIME
+    swept: set[int] = set()
+    while time.monotonic() < end:
+        with _reaper_lock:  # no Child starts meanwhile: one just forked is not yet in _LIVE
+            found, own = _left_behind(since, before)
+            for pid, started in found.items():
+                _kill_if_same(pid, started)
+        if not found:
+            break
+        swept.update(found)
+        _reap(own, end)
+    return len(swept)
+
+
+def _kill_if_same(pid: int, started: int) -> None:
+    """SIGKILL pid if it is still the process that started then (a pid freed meanwhile may be reused)."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None  # no pidfd (or the process is gone): a plain kill
+    try:
+        stat = _stat(pid)
+        if stat is None or stat[3] != started:
+            return
+        if fd is not None:
+            signal.pidfd_send_signal(fd, signal.SIGKILL)
+        else:
+            os.kill(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _reap(pids: list[int], end: float) -> None:
+    """Reap these children of this process (each just sent SIGKILL), waiting for them until `end`."""
+    pending = list(pids)
+    while pending and time.monotonic() < end:
+        still = []
+        for pid in pending:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0] == 0:
+                    still.append(pid)
+            except ChildProcessError:  # reaped elsewhere meanwhile
+                pass
+        pending = still
+        if pending:
+            time.sleep(0.002)
 
 
 class Child:
@@ -104,6 +288,8 @@ class Child:
         self.result_open = True
         self.streams = {"stdout": bytearray(), "stderr": bytearray()}  # their first STREAM_CAP bytes
         self.proc = None
+        self.started = 0           # the child's start, in clock ticks (start_ticks)
+        self.before: dict[int, int] = {}  # the grading process's children then (own_children)
         self.selector = selectors.DefaultSelector()
         self._fds: list[int] = []
         try:
@@ -124,11 +310,16 @@ class Child:
                 programs_dir=None if programs_dir is None else str(programs_dir), job_fd=job_r, result_fd=res_w)
             passed += launch.close_after_start
             job = {**job, "student_root": launch.student_root}  # where the child sees it
-            self.proc = subprocess.Popen(
-                launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
-                preexec_fn=launch.preexec,
-            )
+            become_subreaper()
+            with _reaper_lock:  # registered before another thread's sweep can see it
+                self.before = own_children()
+                self.proc = subprocess.Popen(
+                    launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
+                    preexec_fn=launch.preexec,
+                )
+                _LIVE.add(self.proc.pid)
+            self.started = start_ticks(self.proc.pid)
         finally:
             for fd in passed:
                 os.close(fd)
@@ -234,6 +425,9 @@ class Child:
         if self.proc is not None and self.proc.returncode is None:
             self.level.kill(self.proc.pid)  # before reaping: until then its pid can't be reused
             self.proc.wait()
+            _LIVE.discard(self.proc.pid)
+            if self.started:
+                sweep_orphans(self.started, self.before)  # what it started and orphaned came to us, the subreaper
             for name in ("stdout", "stderr"):  # what is left in the pipes, for notes
                 stream = getattr(self.proc, name)
                 os.set_blocking(stream.fileno(), False)

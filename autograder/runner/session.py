@@ -1,11 +1,18 @@
 """Run a list of cases on a student's package in sandboxed children; every case gets an outcome.
 
-One child runs the cases in order. A case that times out or takes the child down
-costs that case only: the child's whole session is killed and a fresh child runs
-the rest. A task whose cases time out twice has its remaining cases skipped.
+One child runs the cases in order, one at a time: the parent sends a case (with a
+fresh nonce) only once it has accepted the previous case's result, and accepts only
+the awaited case's line echoing that nonce (protocol.py), so nothing the student's
+code writes ahead can pass for a later case's result. A case that times out or takes
+the child down costs that case only: the child's whole session is killed and a fresh
+child runs the rest. A task whose cases time out twice has its remaining cases skipped.
 """
 from __future__ import annotations
 
+import json
+import os
+import secrets
+import selectors
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,12 +23,63 @@ from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.runner.levels import Level, current as current_level
 from autograder.runner.protocol import (
-    RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, decode_line, parse_case, parse_import,
+    JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
 from autograder.runner.sandbox import DEAD, TIMEOUT, Child, Limits, describe_exit
 
 MAX_TIMEOUTS_PER_TASK = 2
 DEFAULT_FORBIDDEN: tuple[str, ...] = Rubric.forbidden_imports
+NONCE_BYTES = 16
+PIPE_LOST = {  # the child's exit status when the student's code broke one of its pipes
+    RESULT_PIPE_LOST: "closed the grader's result pipe",
+    JOB_PIPE_LOST: "closed, replaced or wrote on the grader's job pipe",
+}
+PIPE_LOST_WHEN = {RESULT_PIPE_LOST: "during this case", JOB_PIPE_LOST: "during this case or the one before"}
+
+
+def new_nonce() -> str:
+    return secrets.token_hex(NONCE_BYTES)
+
+
+class _Conversation(Child):
+    """A Child whose job fd stays open: the job's header line first, then a line per case, on request.
+
+    Every write is non-blocking and made from next_line's wait, under its deadline: a
+    child that stops reading, closes its end or fills the pipe can't hold the parent.
+    """
+
+    def __init__(self, header: dict, limits: Limits, **kwargs):
+        super().__init__(header, limits, **kwargs)
+        # Child's job bytes (the header, still unsent: it writes from next_line only) and job fd
+        if not isinstance(getattr(self, "job", None), bytes) or not self.job.startswith(b"{"):
+            self.kill()
+            raise RuntimeError("sandbox.Child no longer keeps the unsent job in .job: update session._Conversation")
+        self.job += b"\n"
+        self.job_fd = next((key.fd for key in self.selector.get_map().values() if key.data == "job"), None)
+        if self.job_fd is None:
+            self.kill()
+            raise RuntimeError("sandbox.Child no longer registers its job fd as 'job': update session._Conversation")
+
+    def send(self, line: bytes) -> None:
+        """Queue one line for the child and write what the pipe takes now; the rest goes from next_line."""
+        if self.job_fd is None:  # the child's end is gone: its end shows that
+            return
+        self.job += line
+        self._on_job(self.job_fd)
+        if self.job and self.job_fd is not None and self.job_fd not in self.selector.get_map():
+            self.selector.register(self.job_fd, selectors.EVENT_WRITE, "job")
+
+    def _on_job(self, fd: int) -> None:
+        try:
+            written = os.write(fd, self.job)
+        except BlockingIOError:
+            return
+        except OSError:  # the child closed its end (it ends, or its code did): nothing more to send
+            self.job, self.job_fd = b"", None
+        else:
+            self.job = self.job[written:]
+        if not self.job and fd in self.selector.get_map():
+            self.selector.unregister(fd)  # until the next case; kill() closes it
 
 
 @dataclass
@@ -66,36 +124,57 @@ class _Run:
         self.timeouts: Counter[str] = Counter()
         self.ignored = 0
         self.child_errors: list[str] = []
+        self.payloads: dict[str, bytes] = {}  # case id -> its job as JSON, made once
+
+    def _payload(self, case: Case) -> bytes:
+        payload = self.payloads.get(case.id)
+        if payload is None:
+            payload = self.payloads[case.id] = json.dumps(case.to_job()).encode()
+        return payload
+
+    def _send(self, child: _Conversation, case: Case) -> tuple[str, float]:
+        """Send one case with a fresh nonce; (the nonce, when it was sent: its deadline's start)."""
+        nonce = new_nonce()
+        child.send(b'{"case": ' + self._payload(case) + b', "nonce": "' + nonce.encode() + b'"}\n')
+        return nonce, time.monotonic()
 
     def one_child(self, cases: list[Case]) -> list[Case]:
         """Run cases in one child until it finishes, hangs or dies; returns the cases still to run."""
-        child = Child(self._job(cases), self.limits, programs_dir=self.programs_dir, level=self.level)
+        nonce = new_nonce()
+        child = _Conversation(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
         try:
-            imports = self._await(child, time.monotonic() + self.limits.import_timeout, parse_import)
+            for case in cases:  # while the child starts
+                self._payload(case)
+            imports = self._await(child, time.monotonic() + self.limits.import_timeout,
+                                  lambda raw: parse_import(raw, nonce))
             if not isinstance(imports, ImportOutcome):
                 self._import_failed(child, imports, cases)
                 return []
             self.imports = self.imports or imports
-            last = time.monotonic()
+            sent = self._send(child, cases[0]) if cases else None
             for i, case in enumerate(cases):
-                outcome = self._await(
-                    child, last + self.limits.case_timeout,
-                    lambda raw, case_id=case.id: parse_case(raw, case_id, output_cap=self.limits.output_cap))
-                if isinstance(outcome, CaseOutcome):
-                    self.outcomes[case.id] = outcome
-                    last = time.monotonic()
+                nonce, start = sent
+                raw = self._await(
+                    child, start + self.limits.case_timeout,
+                    lambda raw, case_id=case.id, nonce=nonce: raw if answers(raw, case_id, nonce) else None)
+                if isinstance(raw, dict):
+                    if i + 1 < len(cases):  # at once: the child runs it while this result is parsed
+                        sent = self._send(child, cases[i + 1])
+                    self.outcomes[case.id] = self._parse(raw, case, nonce)
                     continue
-                self.outcomes[case.id] = self._lost(child, outcome, case)
+                self.outcomes[case.id] = self._lost(child, raw, case)
                 return self._skip_timed_out(cases[i + 1:])
             return []
         finally:
             child.kill()
             self.ignored += child.dropped_long
 
-    def _job(self, cases: list[Case]) -> dict:
+    def _job(self, cases: list[Case], nonce: str) -> dict:
+        """The header: everything but the cases' inputs, which come one at a time."""
         return {
             "student_root": str(self.root),
-            "cases": [case.to_job() for case in cases],
+            "nonce": nonce,
+            "cases": [{"id": case.id, "program": case.program} for case in cases],  # programs to load
             "forbidden": self.forbidden,
             "output_cap": self.limits.output_cap,
             "max_result_line": self.limits.max_result_line,
@@ -103,7 +182,7 @@ class _Run:
         }
 
     def _await(self, child: Child, deadline: float, parse: Callable[[dict], object]):
-        """The first line `parse` accepts; TIMEOUT or DEAD. Lines it refuses are ignored."""
+        """The first line `parse` accepts; TIMEOUT or DEAD. Lines it refuses are ignored (and counted)."""
         while True:
             line = child.next_line(deadline)
             if line in (TIMEOUT, DEAD):
@@ -117,6 +196,13 @@ class _Run:
                 return parsed
             self.ignored += 1
 
+    def _parse(self, raw: dict, case: Case, nonce: str) -> CaseOutcome:
+        try:
+            outcome = parse_case(raw, case.id, nonce, output_cap=self.limits.output_cap)
+        except Exception:  # hostile nesting and the like, in the line the case wrote for itself
+            outcome = None
+        return outcome or CaseOutcome(case.id, "error", message="the result of this case could not be read")
+
     def _lost(self, child: Child, why: str, case: Case) -> CaseOutcome:
         """The outcome of a case during which the child hung or ended."""
         if why == TIMEOUT:
@@ -125,8 +211,10 @@ class _Run:
                                message=f"took longer than {self.limits.case_timeout:g} s: an endless loop?")
         exited = child.exited(wait=0.5)
         status = child.kill()
-        if not exited or status == RESULT_PIPE_LOST:  # the pipe closed under a live process
-            return CaseOutcome(case.id, "error", message="your code closed the grader's result pipe during this case")
+        if not exited:  # the result pipe closed under a live process
+            status = RESULT_PIPE_LOST
+        if status in PIPE_LOST:
+            return CaseOutcome(case.id, "error", message=f"your code {PIPE_LOST[status]} {PIPE_LOST_WHEN[status]}")
         self._remember_stderr(child)
         return CaseOutcome(case.id, "error", message=describe_exit(status))
 
@@ -136,8 +224,12 @@ class _Run:
                        "run something long when imported? (put it under `if __name__ == '__main__':`)")
         else:
             child.exited(wait=0.5)
-            message = describe_exit(child.kill(), "while importing your code")
-            self._remember_stderr(child)
+            status = child.kill()
+            if status in PIPE_LOST:
+                message = f"your code {PIPE_LOST[status]} while it was imported"
+            else:
+                message = describe_exit(status, "while importing your code")
+                self._remember_stderr(child)
         self.imports = self.imports or ImportOutcome({}, fatal=message)
         for case in cases:
             self.outcomes[case.id] = CaseOutcome(case.id, "error", message=message)

@@ -52,6 +52,8 @@ def grade_fake(path: Path, *, rubric: Rubric, name: str) -> Report:
         Path(plan["flag"]).touch()
         os.kill(os.getppid(), signal.SIGINT)
         time.sleep(5)  # the parent stops this worker long before
+    for target, text in plan.get("overwrite", {}).items():  # as a student's code could, unsandboxed
+        Path(target).write_text(text, encoding="utf-8")
     if plan["do"] == "not_a_report":
         return "a string"  # type: ignore[return-value]
     return fake_report(name, rubric, fail=tuple(plan["fail"]), message=plan.get("message", ""))

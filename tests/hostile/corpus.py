@@ -445,8 +445,10 @@ if not globals().get("_hx_forked"):
             os.execv(sys.executable, {SLEEPER})
         finally:
             os._exit(0)"""),
-    H("fork-daemon", "double fork + setsid (a daemon in a session of its own) in Module.zero_grad",
-      "the daemon does not outlive the batch", task="zero_grad", attack=f"""import os, sys
+    H("fork-daemon", "double fork + setsid (a daemon in a session of its own, which starts another in a "
+      "session of its own) in Module.zero_grad",
+      "no daemon outlives the batch, at any level (the grading process is their subreaper)", task="zero_grad",
+      attack=f"""import os, sys
 if not globals().get("_hx_daemon"):
     globals()["_hx_daemon"] = True
     first = os.fork()
@@ -455,6 +457,9 @@ if not globals().get("_hx_daemon"):
             os.setsid()
             if os.fork() == 0:
                 os.chdir("/")
+                if os.fork() == 0:
+                    os.setsid()
+                    os.execv(sys.executable, {SLEEPER})
                 os.execv(sys.executable, {SLEEPER})
         finally:
             os._exit(0)

@@ -191,11 +191,7 @@ def test_it_earns_no_more_than_its_honest_code(batch, hid):
 
 # Confinement gaps of the grader: xfail(strict), so that fixing one turns this into a failure,
 # and the entry is then removed.
-KNOWN_GAPS: dict[str, str] = {
-    "fake-protocol": "result lines written ahead, during one case, for later case ids are taken as those "
-                     "cases' results (session.py accepts the first line with the awaited id): the attack "
-                     "costs its other tasks (never more than that)",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _confined(h: corpus.Hostile):

@@ -44,4 +44,4 @@ def test_text_a_spreadsheet_would_run_as_a_formula_is_made_inert():
 def test_scores_are_written_plainly():
     r = report("dee", task("add", case("a"), case("b", "failed"), case("c", "failed"), points=10))
     (row,) = read(render_gradebook([Row("dee", r)]))
-    assert row["score"] == "3.3333" and row["max_score"] == "10"
+    assert row["score"] == "3.33" and row["max_score"] == "10"

@@ -35,7 +35,7 @@ def test_an_empty_class_has_a_summary_too():
 def test_the_markdown_page_names_every_number():
     md = render_markdown(build_summary(known_class(), late=1))
     for line in ("| submissions | 4 |", "| could not be graded | 1 |", "| mean score | 5 / 10 |",
-                 "| add | the add task | 50% | 3.125 / 5 |", "![score histogram](score_histogram.png)"):
+                 "| add | the add task | 50% | 3.13 / 5 |", "![score histogram](score_histogram.png)"):
         assert line in md
 
 

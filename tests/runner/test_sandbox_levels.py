@@ -12,6 +12,9 @@ import os
 import socket
 import subprocess
 import sys
+import textwrap
+import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -19,7 +22,7 @@ import pytest
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.runner import Limits, bwrap, levels, run_cases, session
+from autograder.runner import Limits, bwrap, levels, run_cases, sandbox, session
 from autograder.runner.levels import ENV, SandboxUnavailable
 
 from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
@@ -90,6 +93,7 @@ def test_forcing_uid_as_a_normal_user_says_it_needs_root(monkeypatch):
 
 
 def test_basic_is_chosen_when_nothing_better_works_and_says_so_once(monkeypatch, tmp_path):
+    monkeypatch.delenv(ENV, raising=False)  # the best level, not one insisted on
     whys = {"bubblewrap": "no bwrap on PATH", "uid": "not root"}
     monkeypatch.setattr(levels, "_get", lambda name, python: (None, whys[name]) if name in whys
                         else (levels.Level(), ""))
@@ -99,9 +103,12 @@ def test_basic_is_chosen_when_nothing_better_works_and_says_so_once(monkeypatch,
     finally:
         levels._best.cache_clear()
     assert result.sandbox == "basic"
-    assert result.notes == ["sandbox: basic (no bubblewrap, not root): student code can read files and use "
-                            "the network; install bubblewrap for isolation"]
+    assert result.notes == [levels.Level("no bubblewrap, not root").note()]
     assert result.outcomes["add/one"].status == "ok"
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)  # the words, for a grader that is not root
+    assert levels.Level("no bubblewrap, not root").note() == (
+        "sandbox: basic (no bubblewrap, not root): student code can read files and use the network; "
+        "install bubblewrap for isolation")
 
 
 def test_the_probes_are_made_once_per_process(monkeypatch):
@@ -119,8 +126,99 @@ def test_forcing_basic_gives_basic_and_its_note(monkeypatch, tmp_path):
     result = run(make_student(tmp_path), [add_case()])
     assert result.sandbox == "basic"
     sandbox_notes = [note for note in result.notes if note.startswith("sandbox:")]
-    assert sandbox_notes == [f"sandbox: basic ({ENV}=basic): student code can read files and use the network; "
-                             "install bubblewrap for isolation"]
+    assert sandbox_notes == [levels.Level(f"{ENV}=basic").note()]
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert levels.Level(f"{ENV}=basic").note() == (
+        f"sandbox: basic ({ENV}=basic): student code can read files and use the network; "
+        "install bubblewrap for isolation")
+
+
+def _our_zombies(since: int) -> list[int]:
+    """This process's children started at or after `since` that no one has reaped."""
+    found = []
+    for entry in os.listdir("/proc"):
+        stat = sandbox._stat(entry) if entry.isdigit() else None
+        if stat and stat[0] == "Z" and stat[1] == os.getpid() and stat[3] >= since:
+            found.append(int(entry))
+    return found
+
+
+_DAEMONS = {
+    # double fork: the first child calls setsid, forks the sleeper and exits
+    "double-fork": """
+            first = os.fork()
+            if first == 0:
+                try:
+                    os.setsid()
+                    if os.fork() == 0:
+                        os.execv(sys.executable, SLEEPER)
+                finally:
+                    os._exit(0)
+            os.waitpid(first, 0)""",
+    # the first child stays: a sleeper in a session of its own, parent of another, three deep
+    "setsid-tree": """
+            if os.fork() == 0:
+                try:
+                    os.setsid()
+                    if os.fork() == 0:
+                        if os.fork() == 0:
+                            os.execv(sys.executable, SLEEPER)
+                        os.execv(sys.executable, SLEEPER)
+                    os.execv(sys.executable, SLEEPER)
+                finally:
+                    os._exit(0)""",
+}
+
+
+@pytest.mark.parametrize("then", ["while True: pass", "time.sleep(0.3)"], ids=["timeout", "completion"])
+@pytest.mark.parametrize("daemon", list(_DAEMONS))
+def test_basic_kills_what_left_the_session(monkeypatch, tmp_path, daemon, then):
+    """At the basic level, run by root (fork works), a daemon in a session of its own: the grading
+    process is its subreaper, and the sweep after the child kills and reaps it. An older child
+    of the grading process in a session of its own, and one in its session, are left alone."""
+    monkeypatch.setenv(ENV, "basic")
+    marker = f"daemon-{uuid.uuid4().hex}"
+    older = subprocess.Popen(["sleep", "60"], start_new_session=True)
+    root = make_student(tmp_path, f"""
+        import os, sys, time
+        SLEEPER = [sys.executable, "-c", "import time; time.sleep(1000)", "{marker}"]
+        def _daemon(self):
+            try:
+{textwrap.indent(textwrap.dedent(_DAEMONS[daemon]).strip(), " " * 16)}
+                started = 1.0
+            except OSError as exc:
+                started = type(exc).__name__
+            time.sleep(0.3)  # the sleepers are running now
+            {then}
+            return started
+        Value.daemon = _daemon
+    """)
+    since = sandbox.start_ticks(os.getpid())
+    earlier = set(_our_zombies(since))  # other tests' leftovers in this long-lived pytest process
+    try:
+        result = run(root, [poke("add/daemon", "daemon"), add_case("add/after")])
+        same_session = subprocess.Popen(["sleep", "60"])
+        left = marked_processes(marker)
+        assert result.sandbox == "basic"
+        if ROOT and then.startswith("time"):
+            assert result_of(result.outcomes["add/daemon"]) == 1.0  # it did start: nothing refused
+        assert result.outcomes["add/after"].status == "ok"
+        assert left == [], f"left running: {left}"
+        assert set(_our_zombies(since)) - earlier == set()
+        assert older.poll() is None and same_session.poll() is None
+    finally:
+        for proc in [older] + ([same_session] if "same_session" in dir() else []):
+            proc.kill()
+            proc.wait()
+        for pid in marked_processes(marker):
+            os.kill(pid, 9)
+
+
+def test_basic_as_root_says_it_isolates_nothing(monkeypatch, tmp_path):
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert levels.Level(f"{ENV}=basic").note() == (
+        f"sandbox: basic ({ENV}=basic): no isolation: student code runs as root and can read and change "
+        "any file, use the network and signal any process; install bubblewrap for isolation")
 
 
 def test_the_fork_filter_is_whole_instructions_and_only_for_known_machines():
@@ -204,6 +302,89 @@ def test_bubblewrap_no_network_no_kit_no_writes_outside_and_not_root(bubblewrap,
         assert seen["uid"] == "65534"
     else:
         assert seen["uid"] == str(os.getuid())
+
+
+def _status(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/status") as f:
+        return dict(line.split(":\t", 1) for line in f.read().splitlines() if ":\t" in line)
+
+
+@needs_bwrap
+def test_bubblewrap_child_runs_as_nobody_on_the_host_too(bubblewrap, tmp_path):
+    """Seen from the host while it runs (/proc/<pid>/status): uid and gid 65534, no groups, no
+    capabilities of any kind, no_new_privs, the fork filter; and it can make no user namespace."""
+    if ROOT and _bubblewrap()[0].userns is None:
+        pytest.skip(f"no own uid for the child here: {_bubblewrap()[0].why}")
+    marker = f"uid{uuid.uuid4().hex[:12]}"  # a process name: 15 characters
+    root = make_student(tmp_path, f"""
+        import ctypes, time
+        def _linger(self):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(15, b"{marker}", 0, 0, 0)  # PR_SET_NAME: the host finds it by it
+            refused = libc.unshare(0x10000000) != 0  # CLONE_NEWUSER
+            time.sleep(1.5)
+            return 1.0 if refused else 0.0
+        Value.linger = _linger
+    """)
+    box = []
+    runner = threading.Thread(target=lambda: box.append(run(root, [poke("add/linger", "linger")],
+                                                              limits=Limits(case_timeout=5.0, import_timeout=5.0))))
+    runner.start()
+    seen = None
+    try:
+        end = time.monotonic() + 8
+        while seen is None and time.monotonic() < end:
+            for entry in filter(str.isdigit, os.listdir("/proc")):
+                try:
+                    status = _status(int(entry))
+                except OSError:
+                    continue
+                if status.get("Name") == marker:
+                    seen = status
+                    break
+            time.sleep(0.02)
+    finally:
+        runner.join()
+    assert seen is not None, "the child was never seen running"
+    expected = str(levels.NOBODY) if ROOT else str(os.getuid())
+    assert seen["Uid"].split() == [expected] * 4
+    if ROOT:
+        assert seen["Gid"].split() == [expected] * 4 and seen["Groups"].strip() == ""
+        assert {seen[cap] for cap in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")} == {"0" * 16}
+    assert seen["NoNewPrivs"] == "1"
+    if bwrap.fork_filter() is not None:
+        assert seen["Seccomp"] == "2"
+    result = box[0]
+    assert result.sandbox == "bubblewrap" and not [n for n in result.notes if n.startswith("sandbox:")]
+    assert result_of(result.outcomes["add/linger"]) == 1.0  # no user namespace inside
+
+
+@needs_bwrap
+def test_bubblewrap_without_an_own_uid_falls_back_and_says_so(monkeypatch, tmp_path):
+    """No setpriv (or an older bwrap): bwrap's own user namespace, uid 0 outside, and a note."""
+    if not ROOT:
+        pytest.skip("the own uid is for a grader run as root")
+    monkeypatch.setattr(bwrap, "own_userns", lambda: (None, "no setpriv (util-linux)"))
+    bwrap.probe.cache_clear()
+    try:
+        level, why = bwrap.probe(levels.interpreter())
+    finally:
+        bwrap.probe.cache_clear()
+    assert why == "" and level.userns is None
+    monkeypatch.setattr(session, "current_level", lambda: level)
+    result = run(make_student(tmp_path), [add_case()])
+    assert result.outcomes["add/one"].status == "ok"
+    assert [n for n in result.notes if n.startswith("sandbox:")] == [
+        "sandbox: bubblewrap (no setpriv (util-linux)): student code runs as uid 0 outside the sandbox "
+        "(without capabilities, read-only): install setpriv (util-linux) and bubblewrap >= 0.5 for an "
+        "unprivileged uid"]
+
+
+def test_uid_map_words_give_the_uid_outside():
+    words = b"0 0 1 65534 65534 1".split()
+    assert bwrap.host_uid(65534, words) == 65534 and bwrap.host_uid(0, words) == 0
+    assert bwrap.host_uid(65534, b"65534 0 1".split()) == 0
+    assert bwrap.host_uid(1000, words) is None
 
 
 def _spawner(tmp_path: Path, marker: str, then: str) -> Path:
@@ -380,3 +561,27 @@ def test_the_solutions_pass_under_uid(uid_level):
     result = run_cases(KIT / "solutions", cases, limits=LIMITS)
     assert result.sandbox == "uid"
     assert {o.status for o in result.outcomes.values()} == {"ok"}
+
+
+# -- a batch ----------------------------------------------------------------------------
+
+def test_a_batch_with_an_unavailable_forced_level_stops_at_once_with_one_line(monkeypatch, tmp_path, capsys):
+    """Not a row per submission each saying so: one line, exit 2, nothing graded, no output folder."""
+    from autograder.batch.cli_batch import run_batch_command
+
+    graded = []
+    monkeypatch.setattr(levels, "_get", lambda name, python: (None, "it is not there") if name != "basic"
+                        else (levels.Level(), ""))
+    monkeypatch.setenv(ENV, "bubblewrap")
+    (tmp_path / "class" / "ana").mkdir(parents=True)
+    make_student(tmp_path / "class" / "ana")
+    code = run_batch_command([tmp_path / "class"], tmp_path / "out", 1, False, load_rubric(KIT / "assignment.toml"),
+                             grade_one=lambda *a, **k: graded.append(a))
+    err = capsys.readouterr().err
+    assert code == 2 and graded == []
+    assert err.strip().splitlines() == [f"autograder: {ENV}=bubblewrap: it is not there"]
+    assert not (tmp_path / "out").exists()
+    monkeypatch.setenv(ENV, "docker")
+    assert run_batch_command([tmp_path / "class"], tmp_path / "out", 1, False, load_rubric(KIT / "assignment.toml"),
+                             grade_one=lambda *a, **k: graded.append(a)) == 2
+    assert capsys.readouterr().err.startswith(f"autograder: {ENV}=docker: not a sandbox level")

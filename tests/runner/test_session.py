@@ -222,12 +222,15 @@ def test_forged_and_garbage_result_lines_are_ignored(tmp_path):
                 except OSError:
                     continue
                 if fd > 2 and target.startswith("pipe:"):
-                    for case in ("add/before", "add/after", "add/other"):
-                        line = {"case": case, "status": "ok", "obs": {"out": 999.0, "grads": [9.0, 9.0]}}
-                        os.write(fd, (json.dumps(line) + "\\n").encode())
-                    os.write(fd, b"\\x00\\xff\\xfe binary {{{ not json\\n" + b"z" * 2_000_000 + b"\\n")
-                    os.write(fd, b'[1, 2]\\n{"case": "add/after", "status": "bogus"}\\n' + b"[" * 100_000 + b"\\n")
-                    os.write(fd, b"garbage with no newline at the end")
+                    try:  # the job pipe's end is read-only
+                        for case in ("add/before", "add/after", "add/other"):
+                            line = {"case": case, "status": "ok", "obs": {"out": 999.0, "grads": [9.0, 9.0]}}
+                            os.write(fd, (json.dumps(line) + "\\n").encode())
+                        os.write(fd, b"\\x00\\xff\\xfe binary {{{ not json\\n" + b"z" * 2_000_000 + b"\\n")
+                        os.write(fd, b'[1, 2]\\n{"case": "add/after", "status": "bogus"}\\n' + b"[" * 100_000 + b"\\n")
+                        os.write(fd, b"garbage with no newline at the end")
+                    except OSError:
+                        pass
             return 2.0
         Value.forge = _forge
     """)
@@ -237,6 +240,142 @@ def test_forged_and_garbage_result_lines_are_ignored(tmp_path):
     for case in ("add/before", "add/after"):
         assert result.outcomes[case].obs == {"out": -1.0, "grads": [0.5, 0.5]}
     assert any("were ignored" in note for note in result.notes)
+
+
+def test_result_lines_written_ahead_for_later_cases_are_not_taken(tmp_path):
+    """The hole the per-case nonce closes. During one case, the student's code finds the case ids and
+    the nonces in the child's memory and writes, on the result fd, its own case's line (with its own
+    nonce: its own business) and then lines for every later case, with no nonce, a made-up one, the
+    header's and its own. Before, those were taken as the later cases' results."""
+    root = make_student(tmp_path, """
+        import json, os, sys
+        def _ahead(self):
+            frame, ids, nonces, mine, me = sys._getframe(), [], ["0" * 32], None, None
+            while frame is not None:
+                job = frame.f_locals.get("job")
+                if isinstance(job, dict) and "cases" in job:
+                    ids = [c["id"] for c in job["cases"]]
+                    mine, me = frame.f_locals.get("nonce"), frame.f_locals.get("case", {}).get("id")
+                    nonces += [job.get("nonce"), mine]
+                frame = frame.f_back
+            obs = {"out": 999.0, "grads": [9.0, 9.0]}
+            lines = [{"case": me, "nonce": mine, "status": "ok", "obs": {"result": 42.0}}]
+            lines += [{"case": case, "status": "ok", "obs": obs} for case in ids]
+            lines += [{"case": case, "nonce": n, "status": "ok", "obs": obs} for case in ids for n in nonces]
+            os.write(63, "".join("\\n" + json.dumps(line) + "\\n" for line in lines).encode())
+            return 2.0
+        Value.ahead = _ahead
+    """)
+    cases = [add_case("add/before"), poke("add/ahead", "ahead"), add_case("add/after"),
+             add_case("mul/later", task="mul")]
+    result = run(root, cases)
+    assert result.outcomes["add/ahead"].obs == {"result": 42.0}  # the line it wrote for itself
+    for case in ("add/before", "add/after", "mul/later"):
+        assert result.outcomes[case].obs == {"out": -1.0, "grads": [0.5, 0.5]}, case
+    assert any("were ignored" in note for note in result.notes)
+
+
+def test_the_job_pipe_holds_nothing_ahead_of_the_running_case(tmp_path):
+    """The next case (and its nonce) is sent only once this case's result is in."""
+    root = make_student(tmp_path, """
+        import os
+        def _peek(self):
+            os.set_blocking(62, False)
+            try:
+                return float(len(os.read(62, 1 << 16)))
+            except BlockingIOError:
+                return 0.0
+            finally:
+                os.set_blocking(62, True)
+        Value.peek_jobs = _peek
+    """)
+    result = run(root, [poke("add/peek", "peek_jobs"), add_case("add/after"), add_case("add/last")])
+    assert result.outcomes["add/peek"].obs == {"result": 0.0}
+    assert result.outcomes["add/after"].status == result.outcomes["add/last"].status == "ok"
+
+
+JOB_PIPE_ATTACKS = {
+    "close": "os.close(62)",
+    "replace": "r, w = os.pipe()\nos.dup2(r, 62)",
+    "inject": """fd = os.open("/proc/self/fd/62", os.O_WRONLY)
+line = {"case": {"id": "add/after", "program": "basic.add", "params": {"a": 9.0, "b": 9.0}}, "nonce": "0" * 32}
+os.write(fd, json.dumps(line).encode() + b"\\n")""",
+    "garbage": """fd = os.open("/proc/self/fd/62", os.O_WRONLY)
+os.write(fd, b"not json")""",
+    "fill": """fd = os.open("/proc/self/fd/62", os.O_WRONLY | os.O_NONBLOCK)  # the parent's next write can't go
+try:
+    while True:
+        os.write(fd, b"x" * 4096)
+except BlockingIOError:
+    pass""",
+}
+
+
+JOB_PIPE_LOST = "your code closed, replaced or wrote on the grader's job pipe during this case or the one before"
+
+
+@pytest.mark.parametrize("attack", JOB_PIPE_ATTACKS)
+def test_tampering_with_the_job_pipe_costs_the_tamperer_only(tmp_path, attack):
+    """Closing or replacing it costs that case; bytes written on it cost at most the next case
+    (a line of JSON runs as a case whose result is ignored: its nonce is not the awaited one)."""
+    body = textwrap.indent(JOB_PIPE_ATTACKS[attack], " " * 12)
+    root = make_student(tmp_path, f"""
+        import json, os
+        def _tamper(self):
+{body}
+            return 1.0
+        Value.tamper = _tamper
+    """)
+    started = time.monotonic()
+    cases = [add_case("add/before"), poke("add/tamper", "tamper"), add_case("add/after"), add_case("add/last")]
+    result = run(root, cases)
+    assert time.monotonic() - started < 3  # found at once, not by a timeout
+    lost = {"close": "add/tamper", "replace": "add/tamper", "inject": None, "garbage": "add/after",
+            "fill": "add/after"}[attack]
+    for case in ("add/before", "add/tamper", "add/after", "add/last"):
+        outcome = result.outcomes[case]
+        if case == lost:
+            assert (outcome.status, outcome.message) == ("error", JOB_PIPE_LOST), case
+        else:
+            assert outcome.status == "ok" and outcome.obs in ({"out": -1.0, "grads": [0.5, 0.5]}, {"result": 1.0}), case
+
+
+def test_a_case_that_waits_on_the_job_pipe_times_out_alone(tmp_path):
+    """Reading the job pipe blocks (nothing is there): that case times out, the parent does not wait."""
+    root = make_student(tmp_path, """
+        import os
+        def _wait(self):
+            return float(len(os.read(62, 100)))
+        Value.wait_jobs = _wait
+    """)
+    started = time.monotonic()
+    result = run(root, [poke("add/wait", "wait_jobs"), add_case("add/after")])
+    assert time.monotonic() - started < 4
+    assert result.outcomes["add/wait"].status == "timeout"
+    assert result.outcomes["add/after"].status == "ok"
+
+
+def test_tampering_with_the_job_pipe_at_import_is_said_once(tmp_path):
+    root = make_student(tmp_path, "import os\nos.close(62)\n")
+    result = run(root, [add_case("add/a"), add_case("add/b")])
+    assert {o.message for o in result.outcomes.values()} == {
+        "your code closed, replaced or wrote on the grader's job pipe while it was imported"}
+    assert result.imports.fatal
+
+
+def test_replacing_the_result_fd_costs_that_case_only(tmp_path):
+    root = make_student(tmp_path, """
+        import os
+        def _replace(self):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 63)
+            return 1.0
+        Value.replace_result = _replace
+    """)
+    started = time.monotonic()
+    result = run(root, [poke("add/replace", "replace_result"), add_case("add/after")])
+    assert time.monotonic() - started < 3
+    assert result.outcomes["add/replace"].message == "your code closed the grader's result pipe during this case"
+    assert result.outcomes["add/after"].status == "ok"
 
 
 def test_closing_the_result_pipe_costs_that_case_only(tmp_path):

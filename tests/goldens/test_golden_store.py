@@ -1,0 +1,122 @@
+"""Are goldens, cases and source digests computed once per process, and still right?"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from autograder.cases.model import Case
+from autograder.config import ConfigError, Rubric
+from autograder.goldens import store as golden_store
+from autograder.goldens.store import GoldenStore, cases_digest
+from autograder import grading
+
+
+def cases(n: int = 3, x: float = 1.0) -> list[Case]:
+    return [Case(f"add/c{i}", "add", "ops.add", {"a": x, "b": i}) for i in range(n)]
+
+
+@pytest.fixture
+def fresh_memory(monkeypatch):
+    """Nothing kept in memory from other tests; compute_goldens and read_goldens counted."""
+    monkeypatch.setattr(golden_store, "_IN_MEMORY", {})
+    counts = {"computed": 0, "read": 0}
+
+    def compute(cs, activation):
+        counts["computed"] += 1
+        return {c.id: {"out": c.params["a"] + c.params["b"]} for c in cs}
+
+    real_read = golden_store.read_goldens
+
+    def read(path, digest):
+        counts["read"] += 1
+        return real_read(path, digest)
+
+    monkeypatch.setattr(golden_store, "compute_goldens", compute)
+    monkeypatch.setattr(golden_store, "read_goldens", read)
+    return counts
+
+
+def test_goldens_are_computed_once_then_kept_in_memory(tmp_path, fresh_memory):
+    store = GoldenStore(cache_dir=tmp_path, shipped=tmp_path / "none.json")
+    first = store.goldens(cases(), activation="tanh")
+    reads = fresh_memory["read"]
+    again = GoldenStore(cache_dir=tmp_path, shipped=tmp_path / "none.json").goldens(cases(), activation="tanh")
+
+    assert first == again == {"add/c0": {"out": 1.0}, "add/c1": {"out": 2.0}, "add/c2": {"out": 3.0}}
+    assert fresh_memory["computed"] == 1 and fresh_memory["read"] == reads, "no second compute, no file read"
+    assert len(list(tmp_path.glob("goldens-*.json"))) == 1, "and the cache file is written for the next process"
+
+
+def test_a_new_process_reads_the_cache_file(tmp_path, fresh_memory, monkeypatch):
+    GoldenStore(cache_dir=tmp_path, shipped=tmp_path / "none.json").goldens(cases())
+    monkeypatch.setattr(golden_store, "_IN_MEMORY", {})  # as a new process starts
+    found = GoldenStore(cache_dir=tmp_path, shipped=tmp_path / "none.json").goldens(cases())
+    assert fresh_memory["computed"] == 1 and found["add/c2"] == {"out": 3.0}
+
+
+def test_other_cases_or_another_activation_get_their_own_goldens(tmp_path, fresh_memory):
+    store = GoldenStore(cache_dir=tmp_path, shipped=tmp_path / "none.json")
+    a = store.goldens(cases(x=1.0))
+    b = store.goldens(cases(x=5.0))  # same ids, other parameters
+    c = store.goldens(cases(x=1.0), activation="relu")
+    assert a["add/c0"] == {"out": 1.0} and b["add/c0"] == {"out": 5.0}
+    assert fresh_memory["computed"] == 3 and c == a
+    assert len({cases_digest(cases(x=1.0), "tanh"), cases_digest(cases(x=5.0), "tanh"),
+                cases_digest(cases(x=1.0), "relu")}) == 3
+
+
+def test_source_digests_are_hashed_once_per_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(golden_store, "_SOURCE_DIGESTS", {})
+    (tmp_path / "a.py").write_text("x = 1\n")
+    first = golden_store._source_digest(tmp_path)
+    (tmp_path / "a.py").write_text("x = 2\n")  # (sources don't change under a running grader)
+    assert golden_store._source_digest(tmp_path) == first
+    monkeypatch.setattr(golden_store, "_SOURCE_DIGESTS", {})
+    assert golden_store._source_digest(tmp_path) != first, "a new process sees the change"
+
+
+def test_select_cases_builds_once_and_hands_out_a_fresh_list(monkeypatch):
+    built = []
+    real = grading.build_cases
+    monkeypatch.setattr(grading, "_CASES", {})
+    monkeypatch.setattr(grading, "build_cases", lambda **kw: built.append(kw) or real(**kw))
+    rubric = Rubric(hidden_seed=7)
+
+    first = grading.select_cases(rubric, include_hidden=True)
+    first.clear()
+    second = grading.select_cases(rubric, include_hidden=True)
+
+    assert len(built) == 2  # public and hidden, once
+    assert second and second == grading.select_cases(rubric, include_hidden=True)
+    assert any(c.visibility == "hidden" for c in second)
+    assert not any(c.visibility == "hidden" for c in grading.select_cases(rubric, include_hidden=False))
+    other_seed = grading.select_cases(replace(rubric, hidden_seed=8), include_hidden=True)
+    assert [c.params for c in other_seed] != [c.params for c in second]
+    some = grading.select_cases(rubric, include_hidden=True, tasks=["mul", "add"])
+    assert {c.task for c in some} == {"add", "mul"}
+    assert some == grading.select_cases(rubric, include_hidden=True, tasks=["add", "mul"])
+
+
+def test_select_cases_still_refuses_a_missing_seed_or_an_unknown_task():
+    with pytest.raises(ConfigError, match="hidden seed"):
+        grading.select_cases(Rubric(hidden_seed=None), include_hidden=True)
+    with pytest.raises(ConfigError, match="unknown task"):
+        grading.select_cases(Rubric(hidden_seed=1), include_hidden=True, tasks=["nope"])
+
+
+class _NoGoldens:
+    def goldens(self, cases, *, activation="tanh"):
+        return {}
+
+
+def test_a_submission_that_never_ran_says_sandbox_none(tmp_path):
+    rubric = Rubric(hidden_seed=1)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    forbidden = tmp_path / "hw.py"
+    forbidden.write_text("import torch\n")
+    for path in (empty, forbidden):
+        report = grading.grade_path(path, rubric=rubric, include_hidden=False, store=_NoGoldens())
+        assert report.error and report.sandbox == "none", (path, report.error)
