@@ -10,12 +10,6 @@ from autograder.cases.model import Case, Visibility
 SYMBOL = {"add": "+", "mul": "*", "pow": "**", "tanh": "tanh", "exp": "exp", "relu": "relu"}
 OPS = tuple(SYMBOL)
 
-# backward()'s cases run on graphs of kit "mix" nodes. PyTorch can check them
-# only when the torch adapter builds those nodes with torch ops (its
-# `native_mix`); until it has one, their goldens come from the reference alone.
-BACKWARD_ON_TORCH = True
-
-
 def case(task: str, name: str, program: str, params: dict, *, title: str,
          derivation: str = "", hint: str = "", visibility: Visibility = "public",
          torch: bool = True) -> Case:

@@ -7,7 +7,7 @@ in creation order; the root is the last node.
 """
 from __future__ import annotations
 
-from autograder.cases.common import BACKWARD_ON_TORCH, case
+from autograder.cases.common import case
 from autograder.cases.model import Case
 
 
@@ -34,7 +34,7 @@ def _case(name: str, title: str, derivation: str, leaves, nodes, calls=1, preset
     if preset:
         p["preset"] = [float(g) for g in preset]
     return case("backward", f"hand-{name}", "backward.graph", p, title=title, derivation=derivation,
-                hint=HINTS.get(name, ""), torch=BACKWARD_ON_TORCH)
+                hint=HINTS.get(name, ""))
 
 
 def backward_cases() -> list[Case]:

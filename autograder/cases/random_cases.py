@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from autograder.cases import random_graphs as graphs
-from autograder.cases.common import BACKWARD_ON_TORCH, SYMBOL, away, case, describe_local, fmt, r3
+from autograder.cases.common import SYMBOL, away, case, describe_local, fmt, r3
 from autograder.cases.model import Case
 
 # How many random cases of each kind a task gets: (public, hidden).
@@ -83,5 +83,5 @@ def backward_cases(rng: random.Random, prefix: str, vis) -> list[Case]:
             title = f"a graph of {len(g['nodes'])} nodes with shared sub-expressions on {len(g['leaves'])} leaves"
         p = {**g, "calls": calls}
         out.append(case("backward", f"{prefix}-{len(out) + 1}", "backward.graph", p, title=title,
-                        visibility=vis, torch=BACKWARD_ON_TORCH))
+                        visibility=vis))
     return out
