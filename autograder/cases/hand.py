@@ -16,7 +16,8 @@ from autograder.cases.model import Case
 ACCUMULATE = ("The input already held a grad (from another use of it in a bigger graph): the closure must add "
               "its share to it (+=), not replace it (=).")
 
-# hints more precise than the task's, for the cases that catch one mistake in particular
+# hints more precise than the task's, for the cases that catch one mistake in particular:
+# by case name, or by "task/name" where the name alone would also match another task's case
 HINTS = {
     "a-plus-a": "The same Value is both inputs: with =, the second assignment overwrites the first share; "
                 "with +=, both shares add up.",
@@ -25,16 +26,16 @@ HINTS = {
     "accumulate": ACCUMULATE,
     "reflected": "The number is wrapped in a Value by the forward code; only the closure's rule for "
                  "the Value input matters here.",
-    "at-zero": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, not >= 0.",
-    "negative": "Where the input is negative relu is flat: the input gets no gradient.",
-    "L-neuron": "1 - t**2 with t the output tanh(a) (out.data), not 1 - a**2.",
+    "relu/at-zero": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, not >= 0.",
+    "relu/negative": "Where the input is negative relu is flat: the input gets no gradient.",
+    "tanh/L-neuron": "1 - t**2 with t the output tanh(a) (out.data), not 1 - a**2.",
 }
 
 
 def _local(task: str, name: str, derivation: str, **p) -> Case:
     p = {"op": task, **p}
     return case(task, f"hand-{name}", "ops.local", p, title=describe_local(p), derivation=derivation,
-                hint=HINTS.get(name, ""))
+                hint=HINTS.get(f"{task}/{name}", HINTS.get(name, "")))
 
 
 def add_cases() -> list[Case]:

@@ -133,3 +133,12 @@ def test_are_bad_arguments_refused():
         build_cases(seed=1, visibility="secret")
     with pytest.raises(ValueError):
         build_cases(seed=1, visibility="public", activation="sigmoid")
+
+
+def test_does_every_hand_case_hint_speak_of_its_own_operation():
+    """A hint keyed by a case name must not reach another task's case of the same name (exp/negative got relu's)."""
+    from autograder.cases.common import OPS
+    for c in build_cases(seed=PUBLIC_SEED, visibility="public"):
+        if c.task in OPS and c.hint:
+            others = [op for op in ("relu", "tanh") if op != c.task and f" {op} " in f" {c.hint} "]
+            assert not others, f"{c.id}: hint speaks of {others}: {c.hint}"
