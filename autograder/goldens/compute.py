@@ -23,7 +23,7 @@ def program(name: str):
     return getattr(importlib.import_module(f"{PROGRAMS}.{module}"), function)
 
 
-def compute_goldens(cases: list[Case], *, activation: str = "tanh", torch_check: bool = True) -> dict[str, dict]:
+def compute_goldens(cases: list[Case], *, torch_check: bool = True) -> dict[str, dict]:
     """case id -> observations, from the reference; checked against torch when it is installed."""
     try:
         from autograder.engines import reference_api

@@ -88,7 +88,7 @@ class GoldenStore:
             found = read_goldens(source, digest)
             if found is not None:
                 return found
-        goldens = compute_goldens(cases, activation=activation)
+        goldens = compute_goldens(cases)
         try:
             write_goldens(self._cache_file(digest), digest, goldens)
         except OSError:

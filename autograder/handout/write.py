@@ -53,7 +53,7 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
     shutil.copytree(paths.KIT_ROOT / "autograder", out / "autograder", ignore=_skip)
 
     cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
-    goldens = compute_goldens(cases, activation=rubric.activation)
+    goldens = compute_goldens(cases)
     write_goldens(out / "autograder" / HANDOUT_GOLDENS, cases_digest(cases, rubric.activation), goldens)
 
     write_text_atomic(out / "assignment.toml", public_rubric_toml(rubric))

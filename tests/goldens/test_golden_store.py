@@ -23,7 +23,7 @@ def fresh_memory(monkeypatch):
     monkeypatch.setattr(golden_store, "_IN_MEMORY", {})
     counts = {"computed": 0, "read": 0}
 
-    def compute(cs, activation):
+    def compute(cs):
         counts["computed"] += 1
         return {c.id: {"out": c.params["a"] + c.params["b"]} for c in cs}
 
