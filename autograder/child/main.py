@@ -211,16 +211,20 @@ def main(argv):
     programs = load_programs(programs_dir, sorted({c["program"].rpartition(".")[0] for c in job["cases"]}))
 
     sys.setrecursionlimit(RECURSION_LIMIT)
+    if job.get("site"):  # the allowed packages (numpy), after the standard library
+        sys.path.append(job["site"])
     sys.meta_path.insert(0, student.Forbidden(job.get("forbidden", ())))
     pupil = student.Student(job["student_root"], job.get("files"))
     sys.meta_path.insert(1, pupil.hooks)
     sys.meta_path.append(student.DisplayStandIn())
-    with Captured(cap):  # prints at import time are dropped
+    sys.meta_path.append(student.Unavailable(job.get("allowed", ())))
+    with Captured(cap) as printed:
         pupil.import_all()
     out.check()
     if not jobs.intact():
         os._exit(JOB_PIPE_LOST)
-    out.send({"import": pupil.errors, "missing_files": pupil.missing, "nonce": job.get("nonce")})
+    out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
+              "output": printed.getvalue(), "nonce": job.get("nonce")})
 
     api = pupil.api()
     while True:

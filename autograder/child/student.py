@@ -33,6 +33,10 @@ PIECES = {
 }
 
 
+class ForbiddenImport(ImportError):
+    """The student's code imported a library the assignment forbids (torch...)."""
+
+
 class Forbidden:
     """Refuses the forbidden libraries and their submodules."""
 
@@ -42,11 +46,25 @@ class Forbidden:
     def find_spec(self, fullname, path=None, target=None):
         top = fullname.partition(".")[0]
         if top in self.names:
-            raise ImportError(
+            raise ForbiddenImport(
                 f"{top} is not allowed in this assignment: your engine must compute its own gradients",
                 name=fullname,
             )
         return None
+
+
+class Unavailable:
+    """Last on sys.meta_path: a top-level module found nowhere gets one line saying what may be imported."""
+
+    def __init__(self, allowed):
+        self.allowed = " and ".join(["the Python standard library"] + [", ".join(allowed)] * bool(allowed))
+
+    def find_spec(self, fullname, path=None, target=None):
+        if "." in fullname:  # a submodule: its package is there, Python's own message says it
+            return None
+        raise ModuleNotFoundError(
+            f"No module named '{fullname}': this assignment lets your code import {self.allowed} only",
+            name=fullname)
 
 
 # Libraries a notebook imports to show things, never to compute: when they are not
@@ -167,6 +185,7 @@ class Student:
         self.errors = {m: None for m in MODULES}
         self.missing = [m for m in MODULES if not os.path.isfile(os.path.join(self.package_dir, m + ".py"))]
         self.hooks = Package(self.package_dir, self.display)
+        self.forbidden = None  # the import error of a module that imported a forbidden library
 
     def display(self, module):
         """What the student calls the file of a module: "engine.py", "micrograd/engine.py", "hw3.py"."""
@@ -207,6 +226,8 @@ class Student:
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
                 self.hooks.mark_broken(module, "did not import")
+                if isinstance(exc, ForbiddenImport) and self.forbidden is None:
+                    self.forbidden = self.errors[module]
         init = os.path.join(self.package_dir, "__init__.py")
         if os.path.isfile(init):
             try:
@@ -289,7 +310,7 @@ def make_api(found, why):
 
 def describe(exc):
     """"TypeError: text" for any exception, even one whose __str__ fails."""
-    kind = type(exc).__name__
+    kind = "ImportError" if isinstance(exc, ForbiddenImport) else type(exc).__name__
     if isinstance(exc, SyntaxError):
         return f"{kind}: {exc.msg}"
     try:
