@@ -91,8 +91,9 @@ def grade_path(
         return crashed_report(name, run.imports.forbidden, rubric, task_ids, sandbox=run.sandbox,
                               duration=time.monotonic() - started)
     notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
+    failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
     return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes,
-                     duration=time.monotonic() - started)
+                     duration=time.monotonic() - started, import_output=run.imports.output if failed else "")
 
 
 def _import_notes(imports) -> tuple[str, ...]:

@@ -5,6 +5,8 @@ Real gradings of the public cases (the goldens cache is shared with the other te
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,49 @@ def test_an_engine_computing_with_numpy_gets_full_marks(tmp_path):
     assert report.error is None, report.error
     assert report.score == report.max_score, [(t.id, c.message) for t in report.tasks for c in t.cases
                                               if c.status != "passed"][:3]
+
+
+def with_printing_mul_bug(tmp_path: Path) -> Path:
+    """mul's _backward forgets out.grad and prints what it computes, as a student debugging it would."""
+    root = solutions(tmp_path)
+    engine = root / "micrograd" / "engine.py"
+    source = engine.read_text().replace(
+        "            self.grad += other.data * out.grad\n            other.grad += self.data * out.grad\n",
+        "            print('mul backward: a =', self.data, 'b =', other.data)\n"
+        "            self.grad += other.data\n            other.grad += self.data\n", 1)
+    assert "print('mul backward" in source
+    engine.write_text(source)
+    return root
+
+
+def test_what_a_failing_case_printed_is_in_the_report(tmp_path):
+    report = grade(with_printing_mul_bug(tmp_path))
+    failing = [c for c in report.task("mul").cases if c.status == "failed"]
+    assert failing and all(c.output.startswith("mul backward: a = ") for c in failing)
+    assert all(c.output == "" for t in report.tasks if t.id != "mul" for c in t.cases if c.status == "passed")
+
+
+def test_prints_at_import_are_shown_with_the_import_failure(tmp_path):
+    root = solutions(tmp_path)
+    engine = root / "micrograd" / "engine.py"
+    engine.write_text("print('loading my engine')\n" + engine.read_text() + "\nundefined_name\n")
+    report = grade(root)
+    assert report.import_output == "loading my engine"
+    assert any("NameError" in note for note in report.notes)
+
+
+def test_prints_at_import_of_a_working_submission_are_not_noise(tmp_path):
+    root = solutions(tmp_path)
+    engine = root / "micrograd" / "engine.py"
+    engine.write_text("print('loading my engine')\n" + engine.read_text())
+    assert grade(root).import_output == ""
+
+
+def test_the_pytest_route_shows_what_a_failing_case_printed(tmp_path):
+    """`pytest --submission` (the handout's pytest): the prints under the failing case."""
+    root = with_printing_mul_bug(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--submission", str(root),
+                           "--rootdir", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "your code printed:" in done.stdout and "| mul backward: a = " in done.stdout, done.stdout
+    assert "1 failed, 13 passed" in done.stdout, done.stdout
