@@ -57,14 +57,17 @@ class Unavailable:
     """Last on sys.meta_path: a top-level module found nowhere gets one line saying what may be imported."""
 
     def __init__(self, allowed):
+        self.names = frozenset(allowed)
         self.allowed = " and ".join(["the Python standard library"] + [", ".join(allowed)] * bool(allowed))
 
     def find_spec(self, fullname, path=None, target=None):
         if "." in fullname:  # a submodule: its package is there, Python's own message says it
             return None
-        raise ModuleNotFoundError(
-            f"No module named '{fullname}': this assignment lets your code import {self.allowed} only",
-            name=fullname)
+        if fullname in self.names:
+            why = f"it is allowed, but not installed beside the autograder (pip install {fullname})"
+        else:
+            why = f"this assignment lets your code import {self.allowed} only"
+        raise ModuleNotFoundError(f"No module named '{fullname}': {why}", name=fullname)
 
 
 # Libraries a notebook imports to show things, never to compute: when they are not

@@ -92,3 +92,11 @@ def test_the_link_folder_holds_links_to_exactly_the_paths(tmp_path):
     folder = link_folder(str(tmp_path / "site"), paths)
     assert sorted(os.path.realpath(tmp_path / "site" / n) for n in os.listdir(folder)) == sorted(paths)
     assert link_folder(str(tmp_path / "none"), ()) is None
+
+
+def test_an_allowed_package_that_is_not_installed_says_how_to_get_it(tmp_path):
+    result = run(engine_importing(tmp_path, "import not_installed_pkg"), [add_case()],
+                 allowed=("numpy", "not_installed_pkg"))
+    assert result.imports.errors["engine"] == (
+        "engine.py:1: ModuleNotFoundError: No module named 'not_installed_pkg': it is allowed, but not "
+        "installed beside the autograder (pip install not_installed_pkg)")
