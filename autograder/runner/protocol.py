@@ -5,6 +5,7 @@ kept open), first the job's header, then one line per case, each sent only once 
 previous case's result has been accepted, each with a fresh random nonce:
 
     {"student_root": "...", "nonce": "<hex>", "cases": [{"id", "program"}], "forbidden": ["torch", ...],
+     "allowed": ["numpy"], "site": null | "<the folder of the allowed packages, as the child sees it>",
      "output_cap": 4000, "max_result_line": 1000000, "files": {"engine": "micrograd/engine.py"}}
     {"case": {"id", "program", "params"}, "nonce": "<hex>"}
 
