@@ -50,6 +50,11 @@ def test_a_loaded_module_importing_torch_refuses_the_submission_with_the_reason(
                             "your engine must compute its own gradients")
 
 
+def test_an_init_importing_torch_refuses_the_submission(tmp_path):
+    report = grade(solutions(tmp_path, **{"__init__.py": "import torch\n"}))
+    assert report.score == 0 and report.error.startswith("micrograd/__init__.py:1: ImportError: torch is not allowed")
+
+
 def test_an_engine_computing_with_numpy_gets_full_marks(tmp_path):
     """np.tanh / np.exp give np.float64 data: graded like floats."""
     root = solutions(tmp_path)

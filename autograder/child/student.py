@@ -141,8 +141,7 @@ class Student:
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
                 self.hooks.mark_broken(module, "did not import")
-                if isinstance(exc, ForbiddenImport) and self.forbidden is None:
-                    self.forbidden = self.errors[module]
+                self._note_forbidden(exc, module)
         init = os.path.join(self.package_dir, "__init__.py")
         if os.path.isfile(init):
             try:
@@ -150,7 +149,13 @@ class Student:
                     exec(compile(f.read(), init, "exec"), package.__dict__)
             except BaseException as exc:  # noqa: B036
                 self.errors["__init__"] = self.import_message("__init__", exc)
+                self._note_forbidden(exc, "__init__")
         self.modules["__init__"] = package
+
+    def _note_forbidden(self, exc, module):
+        """Remember the first module that did not import because it imports a forbidden library."""
+        if isinstance(exc, ForbiddenImport) and self.forbidden is None:
+            self.forbidden = self.errors[module]
 
     def _package(self):
         """The package module, made by hand: its __init__.py runs last, so it can't block the rest."""

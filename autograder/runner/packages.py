@@ -52,7 +52,8 @@ def link_folder(folder: str, paths: Iterable[str]) -> str | None:
     paths = list(paths)
     if not paths:
         return None
-    os.mkdir(folder, 0o755)
+    os.mkdir(folder)
+    os.chmod(folder, 0o755)  # whatever the umask: uid 65534 reads it at the "uid" level
     for path in paths:
         os.symlink(path, os.path.join(folder, os.path.basename(path)))
     return folder

@@ -89,8 +89,13 @@ def test_numpy_is_found_with_its_bundled_libraries_and_only_in_site_packages(tmp
 
 def test_the_link_folder_holds_links_to_exactly_the_paths(tmp_path):
     paths = package_paths(("numpy",))
-    folder = link_folder(str(tmp_path / "site"), paths)
+    old = os.umask(0o077)
+    try:
+        folder = link_folder(str(tmp_path / "site"), paths)
+    finally:
+        os.umask(old)
     assert sorted(os.path.realpath(tmp_path / "site" / n) for n in os.listdir(folder)) == sorted(paths)
+    assert os.stat(folder).st_mode & 0o777 == 0o755  # uid 65534 reads it at the "uid" level, whatever the umask
     assert link_folder(str(tmp_path / "none"), ()) is None
 
 
