@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder.config import ConfigError
-from autograder.runner.packages import ONE_THREAD, link_folder
+from autograder.runner.packages import ONE_THREAD, link_folder, others_can_read
 from autograder.runner.sandbox import CHILD_MAIN, Limits, kill_session, set_limits
 
 ENV = "AUTOGRADER_SANDBOX"
@@ -123,6 +123,8 @@ class UidLevel(Level):
         os.mkdir(work, 0o700)
         os.chown(work, NOBODY, NOBODY)
 
+        self.unreadable = sorted(os.path.basename(p) for p in packages if not others_can_read(p))
+
         def preexec():
             drop_to_nobody()
             set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
@@ -134,9 +136,12 @@ class UidLevel(Level):
             site=link_folder(os.path.join(home, "site"), packages))
 
     def note(self):
+        unreadable = getattr(self, "unreadable", ())
         return ("sandbox: uid (no bubblewrap): student code runs as nobody and can't fork, but can read "
                 "world-readable files, write world-writable ones (/tmp) and use the network; "
-                "install bubblewrap for isolation")
+                "install bubblewrap for isolation"
+                + (f"; nobody can't read the allowed {', '.join(unreadable)} where the grader's is installed, "
+                   "so student code can't import it: install the grader outside /root" if unreadable else ""))
 
 
 def drop_to_nobody() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import site
+import stat
 from importlib.machinery import PathFinder
 from typing import Iterable
 
@@ -45,6 +46,18 @@ def package_paths(names: tuple[str, ...], dirs: tuple[str, ...] | None = None) -
         if os.path.isdir(libs):
             found.append(os.path.realpath(libs))
     return tuple(dict.fromkeys(found))
+
+
+def others_can_read(path: str) -> bool:
+    """Can a user with no rights of its own (uid 65534: the "uid" level) read path and go through
+    every folder above it?"""
+    folder = os.path.dirname(path)
+    while folder != os.path.dirname(folder):
+        if not os.stat(folder).st_mode & stat.S_IXOTH:
+            return False
+        folder = os.path.dirname(folder)
+    mode = os.stat(path).st_mode
+    return bool(mode & stat.S_IROTH) and (not stat.S_ISDIR(mode) or bool(mode & stat.S_IXOTH))
 
 
 def link_folder(folder: str, paths: Iterable[str]) -> str | None:

@@ -9,9 +9,9 @@ import os
 
 import pytest
 
-from autograder.runner import levels
+from autograder.runner import Limits, levels
 from autograder.runner.levels import ENV, SandboxUnavailable
-from autograder.runner.packages import link_folder, package_paths, site_dirs
+from autograder.runner.packages import link_folder, others_can_read, package_paths, site_dirs
 
 from test_session import add_case, make_student, run
 
@@ -105,3 +105,27 @@ def test_an_allowed_package_that_is_not_installed_says_how_to_get_it(tmp_path):
     assert result.imports.errors["engine"] == (
         "engine.py:1: ModuleNotFoundError: No module named 'not_installed_pkg': it is allowed, but not "
         "installed beside the autograder (pip install not_installed_pkg)")
+
+
+def test_a_package_nobody_can_reach_is_told_apart(tmp_path):
+    """At the "uid" level nobody (uid 65534) imports the allowed packages: can the grader tell it can't?"""
+    (tmp_path / "open" / "numpy").mkdir(parents=True)
+    (tmp_path / "shut" / "numpy").mkdir(parents=True)
+    os.chmod(tmp_path / "shut", 0o700)
+    assert others_can_read(str(tmp_path / "open" / "numpy")) == others_can_read(str(tmp_path))
+    assert not others_can_read(str(tmp_path / "shut" / "numpy"))
+    assert all(others_can_read(p) for p in package_paths(("numpy",)))  # this kit's venv
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid level is root's")
+def test_the_uid_levels_note_names_an_allowed_package_nobody_can_read(tmp_path):
+    shut = tmp_path / "shut" / "numpy"
+    shut.mkdir(parents=True)
+    os.chmod(tmp_path / "shut", 0o700)
+    (tmp_path / "home").mkdir(mode=0o700)
+    (tmp_path / "sub").mkdir()
+    level = levels.UidLevel()
+    launch = level.launch(limits=Limits(), cpu=1, home=str(tmp_path / "home"), student_root=str(tmp_path / "sub"),
+                          programs_dir=None, job_fd=0, result_fd=1, packages=(str(shut),))
+    assert launch.site == str(tmp_path / "home" / "site")
+    assert "nobody can't read the allowed numpy" in level.note()
