@@ -50,9 +50,12 @@ def engine_importing(tmp_path, lines: str):
 
 
 def test_numpy_imports_and_computes_in_the_child(tmp_path, level):
-    """Does an engine that uses numpy's C code (np.tanh, a BLAS dot) import and run its cases?"""
-    root = engine_importing(tmp_path, "import numpy as np\nassert np.dot(np.ones(3), np.ones(3)) == 3\n"
-                                      "assert float(np.tanh(0.0)) == 0.0")
+    """Does an engine that uses numpy's C code (np.tanh, a BLAS dot) import and run its cases, in one
+    thread (no thread to fail under RLIMIT_NPROC at the uid level, or to cost memory under RLIMIT_AS)?"""
+    root = engine_importing(tmp_path, "import numpy as np\nassert np.dot(np.ones(300), np.ones(300)) == 300\n"
+                                      "assert float(np.tanh(0.0)) == 0.0\n"
+                                      "threads = [l for l in open('/proc/self/status') if l.startswith('Threads:')]\n"
+                                      "assert threads == ['Threads:\\t1\\n'], threads")
     result = run(root, [add_case()])
     assert result.imports.errors == {}, result.imports.errors
     assert result.outcomes["add/one"].obs == {"out": -1.0, "grads": [0.5, 0.5]}
