@@ -1,4 +1,4 @@
-"""The rubric: points, tolerances, limits, activation, hidden seed, forbidden imports.
+"""The rubric: points, tolerances, limits, activation, hidden seed, forbidden and allowed imports.
 
 Read from `assignment.toml` (top-level keys) or `[tool.autograder]` in a
 pyproject.toml; every key is optional. The hidden seed may also come from the
@@ -46,6 +46,9 @@ class Rubric:
     activation: str = "tanh"
     hidden_seed: int | None = None
     forbidden_imports: tuple[str, ...] = ("torch", "jax", "tensorflow")
+    # installed packages (top-level names) the student's code may import, beyond the standard
+    # library: the only ones the sandbox shows it
+    allowed_imports: tuple[str, ...] = ("numpy",)
     source: str = "built-in defaults"
 
     @property
@@ -103,7 +106,31 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
         kwargs["hidden_seed"] = _seed(data["hidden_seed"], f"{source}: hidden_seed")
     if "forbidden_imports" in data:
         kwargs["forbidden_imports"] = tuple(str(m) for m in data["forbidden_imports"])
+    if "allowed_imports" in data:
+        kwargs["allowed_imports"] = _allowed(data["allowed_imports"], source)
+    forbidden = kwargs.get("forbidden_imports", Rubric.forbidden_imports)
+    both = sorted(set(kwargs.get("allowed_imports", Rubric.allowed_imports)) & set(forbidden))
+    if both:
+        raise ConfigError(f"{source}: {', '.join(both)} both allowed and forbidden: take it out of one of "
+                          "allowed_imports and forbidden_imports")
     return Rubric(**kwargs)
+
+
+# the kit's own packages, and the student's: never "allowed" from the grader's installation
+NEVER_ALLOWED = frozenset({"autograder", "reference", "micrograd"})
+
+
+def _allowed(value, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
+        raise ConfigError(f"{source}: allowed_imports must be a list of package names, like [\"numpy\"]")
+    for name in value:
+        if not name.isidentifier():
+            raise ConfigError(f"{source}: allowed_imports: {name!r} is not a top-level package name (like \"numpy\")")
+        if name in NEVER_ALLOWED or name in sys.stdlib_module_names:
+            raise ConfigError(f"{source}: allowed_imports can't name {name!r}: "
+                              + ("it is the standard library's, always allowed" if name in sys.stdlib_module_names
+                                 else "the kit's and the student's own packages are never taken from the grader's"))
+    return tuple(dict.fromkeys(value))
 
 
 def _number(value, key: str, source: str, *, minimum: float) -> float:

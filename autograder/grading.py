@@ -18,8 +18,7 @@ from autograder.report.model import Report
 from autograder.runner import run_cases
 from autograder.runner.sandbox import Limits
 from autograder.scoring import crashed_report, score_run
-from autograder.submission import SubmissionError, prepare, static_check
-from autograder.submission.static import FORBIDS
+from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS
 
 
@@ -80,21 +79,21 @@ def grade_path(
         except SubmissionError as err:
             return crashed_report(name, str(err), rubric, task_ids, sandbox="none",
                                   duration=time.monotonic() - started)
-        forbidden = [line for line in static_check(prepared, rubric.forbidden_imports) if FORBIDS in line]
-        if forbidden:
-            return crashed_report(name, forbidden[0], rubric, task_ids, sandbox="none",
-                                  duration=time.monotonic() - started)
         try:
-            run = run_cases(prepared.root, cases, limits=limits_for(rubric),
-                            files=prepared.files, forbidden=rubric.forbidden_imports)
+            run = run_cases(prepared.root, cases, limits=limits_for(rubric), files=prepared.files,
+                            forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
         except (KitError, ConfigError):
             raise
         except Exception as err:  # the grading crashed: still a row, with the reason
             return crashed_report(name, f"grading crashed: {type(err).__name__}: {err}", rubric, task_ids,
                                   duration=time.monotonic() - started)
+    if run.imports.forbidden:  # a module the engine loads imports torch (or the like): no marks
+        return crashed_report(name, run.imports.forbidden, rubric, task_ids, sandbox=run.sandbox,
+                              duration=time.monotonic() - started)
     notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
+    failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
     return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes,
-                     duration=time.monotonic() - started)
+                     duration=time.monotonic() - started, import_output=run.imports.output if failed else "")
 
 
 def _import_notes(imports) -> tuple[str, ...]:

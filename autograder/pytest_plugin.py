@@ -47,11 +47,12 @@ class TaskItem(pytest.Item):
 
     def runtest(self):
         report = _report(self.config)
+        at_import = _printed("your code printed while it was imported:", report.import_output, "")
         if report.error:
-            raise TaskFailed(report.error)
+            raise TaskFailed(report.error + at_import)
         task = report.task(self.task)
         if task.status != "passed":
-            raise TaskFailed(_explain(task))
+            raise TaskFailed(_explain(task) + at_import)
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, TaskFailed):
@@ -87,4 +88,13 @@ def _explain(task) -> str:
             continue
         lines.append(f"  [{case.status}] {case.title or case.id}: {case.message}")
         lines += [f"      {line}" for line in case.details]
+        if case.output:
+            lines.append(_printed("your code printed:", case.output, "      ").lstrip("\n"))
     return "\n".join(lines)
+
+
+def _printed(heading: str, output: str, indent: str) -> str:
+    """What the student's code printed (already capped), as lines after a heading; "" for nothing."""
+    if not output:
+        return ""
+    return "\n" + "\n".join([indent + heading] + [f"{indent}  | {line}" for line in output.split("\n")])

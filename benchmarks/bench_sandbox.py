@@ -13,7 +13,11 @@ Bubblewrap run by root gives the child its own uid (65534 outside too: a copy of
 submission and setpriv's exec per child); --fallback measures it without (uid 0 outside)
 as "bubblewrap-uid0".
 
-Usage:  .venv/bin/python benchmarks/bench_sandbox.py [--repeats 10] [--system] [--fallback]
+--packages measures what showing the child the allowed packages costs (numpy: a folder of
+links, or binds, on its sys.path; not imported): a check (the public cases) of a numpy-free
+engine with allowed_imports = ["numpy"] and = [], per level, taking turns.
+
+Usage:  .venv/bin/python benchmarks/bench_sandbox.py [--repeats 10] [--system] [--fallback] [--packages]
 """
 from __future__ import annotations
 
@@ -92,6 +96,25 @@ def bench(python: str, cases, rubric, repeats: int, fallback: bool = False) -> l
     return [lines[name] for name in names]
 
 
+def bench_packages(rubric, repeats: int) -> list[str]:
+    """One line per level: the median check with numpy shown, and with nothing shown."""
+    cases = select_cases(rubric, include_hidden=False)
+    here = [name for name in levels.NAMES if levels._get(name, levels.interpreter())[0] is not None]
+    shown = {("numpy",): "numpy shown", (): "nothing shown"}
+    times: dict[tuple, list[float]] = {(name, allowed): [] for name in here for allowed in shown}
+    for run in range(repeats + 1):  # the first round warms caches: not counted
+        for (name, allowed), spent in times.items():
+            os.environ[levels.ENV] = name
+            started = time.perf_counter()
+            result = run_cases(KIT / "solutions", cases, limits=limits_for(rubric), allowed=allowed)
+            if run:
+                spent.append(time.perf_counter() - started)
+            assert {o.status for o in result.outcomes.values()} == {"ok"}
+    return [f"{name:10}  {shown[allowed]:13}  median {statistics.median(spent) * 1000:6.1f} ms   "
+            f"min {min(spent) * 1000:6.1f}   max {max(spent) * 1000:6.1f}"
+            for (name, allowed), spent in times.items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=10)
@@ -99,8 +122,16 @@ def main() -> None:
                         help="also measure with the system Python of this version (for the uid level)")
     parser.add_argument("--fallback", action="store_true",
                         help="also measure bubblewrap without the child's own uid (uid 0 outside), run as root")
+    parser.add_argument("--packages", action="store_true",
+                        help="measure a check with the allowed packages (numpy) shown to the child, and without")
     args = parser.parse_args()
     rubric = load_rubric(KIT / "assignment.toml")
+    if args.packages:
+        print(f"a check (public cases) of solutions/, {args.repeats} runs each\n")
+        for line in bench_packages(rubric, args.repeats):
+            print("   ", line, flush=True)
+        os.environ.pop(levels.ENV, None)
+        return
     cases = select_cases(rubric, include_hidden=True)
     pythons = [levels.interpreter()]
     system = os.path.realpath(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")

@@ -144,10 +144,12 @@ def report_from_dict(data: dict) -> Report:
     """The Report back from its JSON form: report_dict(report_from_dict(d)) == d."""
     tasks = tuple(
         TaskResult(t["id"], t["title"], t["score"], t["max_score"], tuple(
-            CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]))
+            CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]),
+                       c.get("output", ""))
             for c in t["cases"]
         ))
         for t in data["tasks"]
     )
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
-                  data["sandbox"], tuple(data["notes"]), data["kit_version"])
+                  data["sandbox"], tuple(data["notes"]), data["kit_version"],
+                  import_output=data.get("import_output", ""))

@@ -3,8 +3,8 @@
     python -I -S autograder/child/main.py --job-fd N --result-fd M [--programs DIR]
 
 Standard library only, and nothing of the kit but this folder: `-I` leaves the
-script's folder off sys.path, so it is put there by hand (for `student`, `observe`
-and `programs`). A conversation (autograder/runner/protocol.py): the job fd brings
+script's folder off sys.path, so it is put there by hand (for `student`, `hooks`,
+`observe` and `programs`). A conversation (autograder/runner/protocol.py): the job fd brings
 the job's header line, then one line per case, each sent once the parent has the
 previous result; the result fd gets one line about the imports, then one per case,
 each echoing the nonce of what it answers. The job fd's end means: no more cases.
@@ -21,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import hooks  # noqa: E402
 import observe  # noqa: E402
 import student  # noqa: E402
 
@@ -211,16 +212,20 @@ def main(argv):
     programs = load_programs(programs_dir, sorted({c["program"].rpartition(".")[0] for c in job["cases"]}))
 
     sys.setrecursionlimit(RECURSION_LIMIT)
-    sys.meta_path.insert(0, student.Forbidden(job.get("forbidden", ())))
+    if job.get("site"):  # the allowed packages (numpy), after the standard library
+        sys.path.append(job["site"])
+    sys.meta_path.insert(0, hooks.Forbidden(job.get("forbidden", ())))
     pupil = student.Student(job["student_root"], job.get("files"))
     sys.meta_path.insert(1, pupil.hooks)
-    sys.meta_path.append(student.DisplayStandIn())
-    with Captured(cap):  # prints at import time are dropped
+    sys.meta_path.append(hooks.DisplayStandIn())
+    sys.meta_path.append(hooks.Unavailable(job.get("allowed", ())))
+    with Captured(cap) as printed:
         pupil.import_all()
     out.check()
     if not jobs.intact():
         os._exit(JOB_PIPE_LOST)
-    out.send({"import": pupil.errors, "missing_files": pupil.missing, "nonce": job.get("nonce")})
+    out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
+              "output": printed.getvalue(), "nonce": job.get("nonce")})
 
     api = pupil.api()
     while True:

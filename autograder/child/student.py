@@ -1,11 +1,10 @@
 """Import a student's `micrograd` package and find the exercise API in it.
 
-Standard library only: this runs in the sandboxed child. Two import hooks go
-first on sys.meta_path: one refuses the forbidden libraries (torch, ...), one
-makes `import engine` (how a student imports a sibling file when running it from
-inside micrograd/) give the very module `micrograd.engine`: two copies of
-engine.py would make two different Value classes. A third goes last: plotting
-libraries, which the child has not got, become stand-ins that do nothing.
+Standard library only: this runs in the sandboxed child. Its import hook (second
+on sys.meta_path, after hooks.Forbidden) makes `import engine` (how a student
+imports a sibling file when running it from inside micrograd/) give the very module
+`micrograd.engine`: two copies of engine.py would make two different Value classes.
+The hooks about which libraries may be imported are in hooks.py.
 
 The hooks are plain classes with the methods the import system calls (find_spec,
 create_module, exec_module), not subclasses of importlib.abc's: importing that
@@ -17,6 +16,8 @@ import importlib.machinery
 import os
 import sys
 import types
+
+from hooks import ForbiddenImport
 
 try:  # what importlib.util.module_from_spec is, without importing importlib.util
     _module_from_spec = importlib._bootstrap.module_from_spec
@@ -31,74 +32,6 @@ PIECES = {
     "Module": "nn", "Neuron": "nn", "Layer": "nn", "MLP": "nn",
     "mse_loss": "train", "train": "train",
 }
-
-
-class Forbidden:
-    """Refuses the forbidden libraries and their submodules."""
-
-    def __init__(self, names):
-        self.names = frozenset(names)
-
-    def find_spec(self, fullname, path=None, target=None):
-        top = fullname.partition(".")[0]
-        if top in self.names:
-            raise ImportError(
-                f"{top} is not allowed in this assignment: your engine must compute its own gradients",
-                name=fullname,
-            )
-        return None
-
-
-# Libraries a notebook imports to show things, never to compute: when they are not
-# there (no site-packages in the child), a stand-in that does nothing is imported.
-DISPLAY_ONLY = frozenset({"matplotlib", "graphviz", "IPython", "seaborn", "plotly", "ipywidgets"})
-
-
-class DisplayStandIn:
-    """Last on sys.meta_path: `import matplotlib.pyplot as plt; plt.plot(losses)` does nothing."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname.partition(".")[0] in DISPLAY_ONLY:
-            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
-        return None
-
-    def create_module(self, spec):
-        return _StandInModule(spec.name)
-
-    def exec_module(self, module):
-        module.__path__ = []
-
-
-class _StandInModule(types.ModuleType):
-    def __getattr__(self, name):
-        return getattr(_Nothing(), name)
-
-
-class _Nothing:
-    """Any attribute, call, index or `with` of it gives nothing; subplots() gives two of it."""
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _Nothing() if name != "subplots" else (lambda *a, **k: (_Nothing(), _Nothing()))
-
-    def __call__(self, *args, **kwargs):
-        return _Nothing()
-
-    def __getitem__(self, key):
-        return _Nothing()
-
-    def __iter__(self):
-        return iter(())
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def __repr__(self):
-        return "<display stand-in>"
 
 
 class DependencyFailed(ImportError):
@@ -167,6 +100,7 @@ class Student:
         self.errors = {m: None for m in MODULES}
         self.missing = [m for m in MODULES if not os.path.isfile(os.path.join(self.package_dir, m + ".py"))]
         self.hooks = Package(self.package_dir, self.display)
+        self.forbidden = None  # the import error of a module that imported a forbidden library
 
     def display(self, module):
         """What the student calls the file of a module: "engine.py", "micrograd/engine.py", "hw3.py"."""
@@ -207,6 +141,7 @@ class Student:
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
                 self.hooks.mark_broken(module, "did not import")
+                self._note_forbidden(exc, module)
         init = os.path.join(self.package_dir, "__init__.py")
         if os.path.isfile(init):
             try:
@@ -214,7 +149,13 @@ class Student:
                     exec(compile(f.read(), init, "exec"), package.__dict__)
             except BaseException as exc:  # noqa: B036
                 self.errors["__init__"] = self.import_message("__init__", exc)
+                self._note_forbidden(exc, "__init__")
         self.modules["__init__"] = package
+
+    def _note_forbidden(self, exc, module):
+        """Remember the first module that did not import because it imports a forbidden library."""
+        if isinstance(exc, ForbiddenImport) and self.forbidden is None:
+            self.forbidden = self.errors[module]
 
     def _package(self):
         """The package module, made by hand: its __init__.py runs last, so it can't block the rest."""
@@ -289,7 +230,7 @@ def make_api(found, why):
 
 def describe(exc):
     """"TypeError: text" for any exception, even one whose __str__ fails."""
-    kind = type(exc).__name__
+    kind = "ImportError" if isinstance(exc, ForbiddenImport) else type(exc).__name__
     if isinstance(exc, SyntaxError):
         return f"{kind}: {exc.msg}"
     try:

@@ -65,6 +65,7 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
 def public_rubric_toml(rubric: Rubric) -> str:
     """The rubric as students may see it: everything but the hidden seed."""
     forbidden = ", ".join(f'"{m}"' for m in rubric.forbidden_imports)
+    allowed = ", ".join(f'"{m}"' for m in rubric.allowed_imports)
     lines = [
         "# The rubric of this assignment, as the autograder applies it to the public cases.",
         f'activation = "{rubric.activation}"',
@@ -74,6 +75,7 @@ def public_rubric_toml(rubric: Rubric) -> str:
         f"import_timeout = {rubric.import_timeout!r}",
         f"memory_mb = {rubric.memory_mb}",
         f"forbidden_imports = [{forbidden}]",
+        f"allowed_imports = [{allowed}]",
         "",
         "[points]",
         *(f"{task} = {points:g}" for task, points in rubric.points.items()),

@@ -49,6 +49,7 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "percent": round(100 * report.score / report.max_score) if report.max_score else 0,
         "error": report.error,
         "notes": list(report.notes),
+        "import_output": report.import_output,
         "late": late,
         "kit_version": report.kit_version,
         "tasks": [_task(t) for t in report.tasks],
@@ -81,6 +82,7 @@ def _public_case(case: CaseResult) -> dict:
         "status": case.status,
         "message": case.message,
         "details": list(case.details),
+        "output": case.output,
     }
 
 

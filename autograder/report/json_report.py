@@ -3,6 +3,9 @@
 SCHEMA history:
   1: submission, score, max_score, error, sandbox, kit_version, notes,
      tasks[id, title, score, max_score, status, cases[id, status, visibility, message, title, details]]
+  2: cases[output]: what the student's code printed during a public case that did not pass
+     (capped, "" otherwise; never a hidden case's), and import_output: what it printed while
+     it was imported, when an import failed ("" otherwise)
 """
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import json
 
 from autograder.report.model import Report
 
-SCHEMA = 1
+SCHEMA = 2
 
 
 def report_dict(report: Report) -> dict:
@@ -23,6 +26,7 @@ def report_dict(report: Report) -> dict:
         "sandbox": report.sandbox,
         "kit_version": report.kit_version,
         "notes": list(report.notes),
+        "import_output": report.import_output,
         "tasks": [
             {
                 "id": t.id,
@@ -38,6 +42,7 @@ def report_dict(report: Report) -> dict:
                         "message": c.message,
                         "title": c.title,
                         "details": list(c.details),
+                        "output": c.output,
                     }
                     for c in t.cases
                 ],

@@ -21,6 +21,7 @@ class CaseResult:
     message: str = ""                 # one line; for a hidden case it never shows inputs
     title: str = ""                   # what the case does (public cases)
     details: tuple[str, ...] = ()     # got / expected lines, derivation, hint (public cases)
+    output: str = ""                  # what the code printed, capped (a public case that did not pass)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class Report:
     notes: tuple[str, ...] = ()
     kit_version: str = ""
     duration: float = 0.0
+    import_output: str = ""           # what the code printed while imported, capped (when an import failed)
 
     @property
     def passed(self) -> bool:

@@ -20,6 +20,7 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         console.print(f"[red]Could not grade: {escape(report.error)}[/red]")
     for note in report.notes:
         console.print(f"[dim]note: {escape(note)}[/dim]")
+    _print_output(console, "your code printed while it was imported:", report.import_output, "")
     console.print(_summary_table(report))
     for task in report.tasks:
         if task.status != "passed":
@@ -63,5 +64,15 @@ def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
             console.print(f"      {escape(case.message)}")
         for line in case.details:
             console.print(f"      [dim]{escape(line)}[/dim]")
+        _print_output(console, "your code printed:", case.output, "      ")
     if len(bad) > len(shown):
         console.print(f"  [dim]… and {len(bad) - len(shown)} more failing case(s) (--verbose shows all)[/dim]")
+
+
+def _print_output(console: Console, heading: str, output: str, indent: str) -> None:
+    """What the student's code printed (already capped), under a heading, each line marked "| "."""
+    if not output:
+        return
+    console.print(f"{indent}{heading}")
+    for line in output.split("\n"):
+        console.print(f"{indent}  [cyan]|[/cyan] {escape(line)}", soft_wrap=True)

@@ -6,7 +6,8 @@ What the student's code sees and can do:
   none further (see below);
 - a read-only view of /usr (/bin, /lib... as on the host), /etc/ld.so.cache, the Python
   installation, the child's folder (/grader/child), the case programs when they are not
-  the child's own (/grader/programs) and the submission (/submission); a fresh /proc and
+  the child's own (/grader/programs), the allowed packages (/grader/site: numpy, not the
+  rest of site-packages) and the submission (/submission); a fresh /proc and
   /dev; a private /tmp (a small tmpfs) as its working folder and HOME, the only place it
   can write (bwrap's root is remounted read-only); nothing else:
   not the kit, not the output folder, not other submissions, not /work, /root or /home;
@@ -61,10 +62,12 @@ from autograder.runner.levels import (
     NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, _last_line, _open_up, _special_files, child_argv,
     empty_folder,
 )
+from autograder.runner.packages import ONE_THREAD
 from autograder.runner.sandbox import CHILD_MAIN, Limits, _children_of, kill_session, set_limits
 
 CHILD_DIR = "/grader/child"
 PROGRAMS_DIR = "/grader/programs"
+SITE_DIR = "/grader/site"        # the allowed packages (packages.py), on the child's sys.path
 SUBMISSION = "/submission"
 WORK = "/tmp"                    # the working folder and HOME, a tmpfs
 TMPFS_MB = 64
@@ -93,15 +96,15 @@ class BubblewrapLevel(Level):
         self.seccomp = fork_filter()
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
-               programs_dir: str | None, job_fd: int, result_fd: int) -> Launch:
+               programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
         programs = PROGRAMS_DIR if programs_dir is not None else None
         command = child_argv(self.python, f"{CHILD_DIR}/{Path(CHILD_MAIN).name}", job_fd, result_fd, programs)
         if self.userns is not None:
             student_root = _readable_copy(student_root, os.path.join(home, "submission"))
-        argv, fds = self.command(student_root, programs_dir, command)
+        argv, fds = self.command(student_root, programs_dir, command, packages)
         return Launch(argv=argv, cwd="/", env={"PATH": "/usr/bin:/bin"}, preexec=self.preexec(limits, cpu),
                       student_root=SUBMISSION, pass_fds=(job_fd, result_fd) + tuple(fds) + self.own_fds(),
-                      close_after_start=fds)
+                      close_after_start=fds, site=SITE_DIR if packages else None)
 
     def preexec(self, limits: Limits, cpu: int):
         def preexec():
@@ -118,7 +121,7 @@ class BubblewrapLevel(Level):
         return () if self.userns is None else (self.userns.fd,)
 
     def command(self, student_root: str, programs_dir: str | None,
-                command: list[str]) -> tuple[list[str], list[int]]:
+                command: list[str], packages: tuple[str, ...] = ()) -> tuple[list[str], list[int]]:
         """bwrap's argv running `command`, and the fds (pipes' read ends) it reads its options from.
 
         The options go through a pipe (--args): /proc/1/cmdline in the sandbox shows no host paths.
@@ -128,7 +131,7 @@ class BubblewrapLevel(Level):
             seccomp_fd = None
             if self.seccomp is not None:
                 fds.append(seccomp_fd := _data_fd(self.seccomp))
-            options = self.argv(student_root, programs_dir, seccomp_fd)[1:]
+            options = self.argv(student_root, programs_dir, seccomp_fd, packages)[1:]
             fds.append(args_fd := _data_fd(b"".join(os.fsencode(arg) + b"\0" for arg in options)))
         except BaseException:
             for fd in fds:
@@ -143,7 +146,8 @@ class BubblewrapLevel(Level):
         return [self.userns.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
                 "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"]
 
-    def argv(self, student_root: str, programs_dir: str | None, seccomp_fd: int | None) -> list[str]:
+    def argv(self, student_root: str, programs_dir: str | None, seccomp_fd: int | None,
+             packages: tuple[str, ...] = ()) -> list[str]:
         """bwrap and its options, up to the command."""
         argv = [self.bwrap]
         if self.userns is not None:  # its own user namespace: every other namespace, but that one
@@ -172,6 +176,7 @@ class BubblewrapLevel(Level):
         binds.append((str(Path(CHILD_MAIN).parent), CHILD_DIR))
         if programs_dir is not None:
             binds.append((str(programs_dir), PROGRAMS_DIR))
+        binds += [(path, f"{SITE_DIR}/{os.path.basename(path)}") for path in packages]
         if self.userns is not None:  # uid 65534 must get through the folders bwrap makes for them
             argv += self.folders([dest for _, dest in binds] + [SUBMISSION])
         for source, dest in binds:
@@ -184,7 +189,8 @@ class BubblewrapLevel(Level):
         argv += ["--tmpfs", WORK]
         argv += ["--ro-bind-try", str(student_root), SUBMISSION]  # none: the child says the files are missing
         argv += ["--remount-ro", "/", "--chdir", WORK, "--clearenv"]
-        for name, value in (("PATH", "/usr/bin:/bin"), ("LANG", "C.UTF-8"), ("HOME", WORK), ("TMPDIR", WORK)):
+        for name, value in (("PATH", "/usr/bin:/bin"), ("LANG", "C.UTF-8"), ("HOME", WORK), ("TMPDIR", WORK),
+                            *ONE_THREAD.items()):
             argv += ["--setenv", name, value]
         if seccomp_fd is not None:
             argv += ["--seccomp", str(seccomp_fd)]

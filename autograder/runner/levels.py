@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder.config import ConfigError
+from autograder.runner.packages import ONE_THREAD, link_folder, others_can_read
 from autograder.runner.sandbox import CHILD_MAIN, Limits, kill_session, set_limits
 
 ENV = "AUTOGRADER_SANDBOX"
@@ -61,6 +62,7 @@ class Launch:
     preexec: Callable[[], None]
     student_root: str
     pass_fds: tuple[int, ...] = ()
+    site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
     close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
 
 
@@ -77,11 +79,13 @@ class Level:
         self.why = why  # why this level and not a better one: for the note
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
-               programs_dir: str | None, job_fd: int, result_fd: int) -> Launch:
+               programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
+        """packages: the real paths of the allowed packages to show the child (packages.py)."""
         return Launch(
             argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
-            cwd=home, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home},
-            preexec=lambda: set_limits(limits, cpu), student_root=student_root, pass_fds=(job_fd, result_fd))
+            cwd=home, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, **ONE_THREAD},
+            preexec=lambda: set_limits(limits, cpu), student_root=student_root, pass_fds=(job_fd, result_fd),
+            site=link_folder(os.path.join(home, "site"), packages))
 
     def exit_status(self, returncode: int) -> int:
         """The child's exit status as Popen gives it (negative: the signal)."""
@@ -105,7 +109,7 @@ class UidLevel(Level):
     """Root without bubblewrap: the child runs as nobody, on a copy of the submission it can read."""
     name = "uid"
 
-    def launch(self, *, limits, cpu, home, student_root, programs_dir, job_fd, result_fd):
+    def launch(self, *, limits, cpu, home, student_root, programs_dir, job_fd, result_fd, packages=()):
         # home (root's, 0700) -> 0711; in it the submission, root's and read-only for nobody,
         # and nobody's own working folder
         os.chmod(home, 0o711)
@@ -119,19 +123,25 @@ class UidLevel(Level):
         os.mkdir(work, 0o700)
         os.chown(work, NOBODY, NOBODY)
 
+        self.unreadable = sorted(os.path.basename(p) for p in packages if not others_can_read(p))
+
         def preexec():
             drop_to_nobody()
             set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
 
         return Launch(
             argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
-            cwd=work, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": work, "TMPDIR": work},
-            preexec=preexec, student_root=submission, pass_fds=(job_fd, result_fd))
+            cwd=work, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": work, "TMPDIR": work, **ONE_THREAD},
+            preexec=preexec, student_root=submission, pass_fds=(job_fd, result_fd),
+            site=link_folder(os.path.join(home, "site"), packages))
 
     def note(self):
+        unreadable = getattr(self, "unreadable", ())
         return ("sandbox: uid (no bubblewrap): student code runs as nobody and can't fork, but can read "
                 "world-readable files, write world-writable ones (/tmp) and use the network; "
-                "install bubblewrap for isolation")
+                "install bubblewrap for isolation"
+                + (f"; nobody can't read the allowed {', '.join(unreadable)} where the grader's is installed, "
+                   "so student code can't import it: install the grader outside /root" if unreadable else ""))
 
 
 def drop_to_nobody() -> None:

@@ -5,6 +5,7 @@ kept open), first the job's header, then one line per case, each sent only once 
 previous case's result has been accepted, each with a fresh random nonce:
 
     {"student_root": "...", "nonce": "<hex>", "cases": [{"id", "program"}], "forbidden": ["torch", ...],
+     "allowed": ["numpy"], "site": null | "<the folder of the allowed packages, as the child sees it>",
      "output_cap": 4000, "max_result_line": 1000000, "files": {"engine": "micrograd/engine.py"}}
     {"case": {"id", "program", "params"}, "nonce": "<hex>"}
 
@@ -13,10 +14,12 @@ answers each with one line echoing that line's nonce: first about importing the
 student's modules,
 
     {"import": {"engine": null | "engine.py:3: SyntaxError: invalid syntax", "nn": ..., "train": ...},
-     "missing_files": ["nn"], "nonce": "<the header's>"}
+     "missing_files": ["nn"], "forbidden": null | "engine.py:1: ImportError: torch is not allowed ...",
+     "output": "<prints>", "nonce": "<the header's>"}
 
 (null: the module imported, or its file is missing, which missing_files says;
-"__init__" appears too when the package's __init__.py failed), then per case:
+"__init__" appears too when the package's __init__.py failed; forbidden: the error of the
+first module that did not import because it imports a forbidden library), then per case:
 
     {"case": "<case id>", "nonce": "<hex>", "status": "ok", "obs": {<name>: <value>}, "output": "<prints>"}
     {"case": "<case id>", "nonce": "<hex>", "status": "missing", "message": "<the NotImplementedError's text>"}
@@ -69,6 +72,8 @@ class ImportOutcome:
     errors: dict[str, str]                        # module -> "engine.py:3: SyntaxError: ..."
     missing_files: tuple[str, ...] = ()
     fatal: str = ""                               # the child never reported: it hung or died importing
+    forbidden: str = ""                           # a module did not import: it imports torch (or the like)
+    output: str = ""                              # what the student's code printed while it was imported
 
 
 MAX_REPR = 200
@@ -98,6 +103,7 @@ STATUSES = ("ok", "missing", "error")
 RESULT_PIPE_LOST = 86  # the child's exit status when it can't write its result fd any more
 JOB_PIPE_LOST = 87     # ... when its job fd is closed, replaced or holds lines the parent never wrote
 MAX_MESSAGE = 1000
+TRUNCATED = "...[truncated]"  # what the child's CappedText adds to prints it cut
 MAX_OBS = 1000
 _CONTROL = {c: "?" for c in (*range(32), 127) if c not in (9, 10)} | {13: None}
 
@@ -111,7 +117,7 @@ def decode_line(line: bytes) -> dict | None:
     return raw if isinstance(raw, dict) else None
 
 
-def parse_import(raw: dict, nonce: str) -> ImportOutcome | None:
+def parse_import(raw: dict, nonce: str, *, output_cap: int = 4000) -> ImportOutcome | None:
     """The import line echoing `nonce`, or None when `raw` is not that."""
     imports = raw.get("import")
     if not isinstance(imports, dict) or not _echoes(raw, nonce):
@@ -122,7 +128,8 @@ def parse_import(raw: dict, nonce: str) -> ImportOutcome | None:
             errors[clean(module, 40)] = clean(error, MAX_MESSAGE)
     missing = raw.get("missing_files")
     missing = tuple(clean(m, 40) for m in missing[:20]) if isinstance(missing, list) else ()
-    return ImportOutcome(errors, missing)
+    return ImportOutcome(errors, missing, forbidden=clean(raw.get("forbidden"), MAX_MESSAGE),
+                         output=clean(raw.get("output"), output_cap + len(TRUNCATED)))
 
 
 def answers(raw: dict, case_id: str, nonce: str) -> bool:
@@ -145,7 +152,7 @@ def parse_case(raw: dict, case_id: str, nonce: str, *, output_cap: int = 4000) -
         case_id, status, obs,
         message=clean(raw.get("message"), MAX_MESSAGE),
         where=clean(raw.get("where"), 100),
-        output=clean(raw.get("output"), output_cap + len("...[truncated]")),
+        output=clean(raw.get("output"), output_cap + len(TRUNCATED)),
     )
 
 

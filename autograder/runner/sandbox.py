@@ -305,11 +305,14 @@ class Child:
         cpu = self.limits.cpu_seconds(len(job.get("cases", ())))
         passed = [job_r, res_w]
         try:
+            packages = tuple(job.get("packages", ()))  # host paths: the child gets only its own view, "site"
             launch = self.level.launch(
                 limits=self.limits, cpu=cpu, home=self.home, student_root=job["student_root"],
-                programs_dir=None if programs_dir is None else str(programs_dir), job_fd=job_r, result_fd=res_w)
+                programs_dir=None if programs_dir is None else str(programs_dir), job_fd=job_r, result_fd=res_w,
+                packages=packages)
             passed += launch.close_after_start
-            job = {**job, "student_root": launch.student_root}  # where the child sees it
+            job = {k: v for k, v in job.items() if k != "packages"}
+            job.update(student_root=launch.student_root, site=launch.site)  # as the child sees them
             become_subreaper()
             with _reaper_lock:  # registered before another thread's sweep can see it
                 self.before = own_children()

@@ -22,6 +22,7 @@ from typing import Callable, Mapping, Sequence
 from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.runner.levels import Level, current as current_level
+from autograder.runner.packages import package_paths
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
@@ -29,6 +30,7 @@ from autograder.runner.sandbox import DEAD, TIMEOUT, Child, Limits, describe_exi
 
 MAX_TIMEOUTS_PER_TASK = 2
 DEFAULT_FORBIDDEN: tuple[str, ...] = Rubric.forbidden_imports
+DEFAULT_ALLOWED: tuple[str, ...] = Rubric.allowed_imports
 NONCE_BYTES = 16
 PIPE_LOST = {  # the child's exit status when the student's code broke one of its pipes
     RESULT_PIPE_LOST: "closed the grader's result pipe",
@@ -98,15 +100,19 @@ def run_cases(
     programs_dir: Path | None = None,
     files: Mapping[str, str] | None = None,
     forbidden: Sequence[str] = DEFAULT_FORBIDDEN,
+    allowed: Sequence[str] = DEFAULT_ALLOWED,
 ) -> RunResult:
     """Run `cases` on the `micrograd` package in student_root.
 
     files: module -> the name the student knows the file by ("engine" -> "hw3.py"),
     for messages (Prepared.files); programs_dir: another folder of case programs. The
     sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
+    allowed: the installed packages the child may import (the only ones it sees); forbidden:
+    the ones it is told it must not.
     """
     level = current_level()
-    run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level)
+    run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level,
+               [name for name in allowed if name not in forbidden])
     pending = list(cases)
     while True:
         pending = run.one_child(pending)
@@ -116,9 +122,9 @@ def run_cases(
 
 
 class _Run:
-    def __init__(self, root: Path, limits: Limits, programs_dir, files, forbidden, level: Level):
+    def __init__(self, root: Path, limits: Limits, programs_dir, files, forbidden, level: Level, allowed=()):
         self.root, self.limits, self.programs_dir, self.level = root, limits, programs_dir, level
-        self.files, self.forbidden = files, forbidden
+        self.files, self.forbidden, self.allowed = files, forbidden, list(allowed)
         self.imports: ImportOutcome | None = None
         self.outcomes: dict[str, CaseOutcome] = {}
         self.timeouts: Counter[str] = Counter()
@@ -146,7 +152,7 @@ class _Run:
             for case in cases:  # while the child starts
                 self._payload(case)
             imports = self._await(child, time.monotonic() + self.limits.import_timeout,
-                                  lambda raw: parse_import(raw, nonce))
+                                  lambda raw: parse_import(raw, nonce, output_cap=self.limits.output_cap))
             if not isinstance(imports, ImportOutcome):
                 self._import_failed(child, imports, cases)
                 return []
@@ -176,6 +182,8 @@ class _Run:
             "nonce": nonce,
             "cases": [{"id": case.id, "program": case.program} for case in cases],  # programs to load
             "forbidden": self.forbidden,
+            "allowed": self.allowed,
+            "packages": list(package_paths(tuple(self.allowed))),  # Child turns them into the child's "site"
             "output_cap": self.limits.output_cap,
             "max_result_line": self.limits.max_result_line,
             "files": self.files,

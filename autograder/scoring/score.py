@@ -10,6 +10,7 @@ from autograder.config import Rubric
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.runner.protocol import CaseOutcome
 from autograder.scoring.compare import compare
+from autograder.scoring.printed import shown
 from autograder.tasks import TASKS
 
 
@@ -23,7 +24,9 @@ def score_run(
     sandbox: str = "basic",
     notes: tuple[str, ...] = (),
     duration: float = 0.0,
+    import_output: str = "",
 ) -> Report:
+    """import_output: what the submission printed while imported, for a report whose import failed."""
     by_task: dict[str, list[CaseResult]] = {}
     for case in cases:
         outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
@@ -40,6 +43,7 @@ def score_run(
         notes=notes,
         kit_version=__version__,
         duration=duration,
+        import_output=shown(import_output),
     )
 
 
@@ -68,10 +72,10 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric)
 
     def result(status: str, message: str, lines: tuple[str, ...] = ()) -> CaseResult:
         if not public:
-            # a hidden case says what went wrong in kind, never with its inputs
-            message = _HIDDEN_MESSAGE[status]
-            lines = ()
-        return CaseResult(case.id, status, case.visibility, message, case.title if public else "", lines)
+            # a hidden case says what went wrong in kind, never with its inputs, nor what it printed
+            return CaseResult(case.id, status, case.visibility, _HIDDEN_MESSAGE[status])
+        printed = shown(outcome.output) if status != "passed" else ""
+        return CaseResult(case.id, status, case.visibility, message, case.title, lines, printed)
 
     if outcome.status == "ok":
         problems = compare(outcome.obs, golden, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)

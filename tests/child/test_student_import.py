@@ -97,8 +97,11 @@ def test_forbidden_libraries_can_not_be_imported(tmp_path, module, line, shown):
 
 
 def test_a_library_that_is_not_there_is_named(tmp_path):
-    result = run(package(tmp_path, nn="import random\nimport numpy as np\n" + nn_importing("from engine import Value")))
-    assert result.imports.errors == {"nn": "nn.py:2: ModuleNotFoundError: No module named 'numpy'"}
+    """Does a library the assignment does not allow get one line saying what it allows?"""
+    result = run(package(tmp_path, nn="import random\nimport pandas as pd\n" + nn_importing("from engine import Value")))
+    assert result.imports.errors == {"nn": "nn.py:2: ModuleNotFoundError: No module named 'pandas': "
+                                           "this assignment lets your code import the Python standard library "
+                                           "and numpy only"}
     assert result.outcomes["neuron/same"].message.startswith("nn.py did not import, so Neuron is missing")
     assert result.outcomes["add/one"].status == "ok"  # engine is fine: its task isn't touched
 
@@ -134,7 +137,9 @@ def test_a_class_that_is_not_there_is_named(tmp_path):
 
 def test_a_broken_init_does_not_stop_the_modules(tmp_path):
     result = run(package(tmp_path, __init__="from .engine import Value\nimport pandas\n"))
-    assert result.imports.errors == {"__init__": "__init__.py:2: ModuleNotFoundError: No module named 'pandas'"}
+    assert result.imports.errors == {"__init__": "__init__.py:2: ModuleNotFoundError: No module named 'pandas': "
+                                                 "this assignment lets your code import the Python standard "
+                                                 "library and numpy only"}
     assert {o.status for o in result.outcomes.values()} == {"ok"}
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from autograder.paths import KIT_ROOT
+from autograder.report.json_report import SCHEMA
 
 EXAMPLES = KIT_ROOT / "examples" / "submissions"
 
@@ -28,7 +29,7 @@ def test_does_check_json_follow_the_design_schema():
     done = autograder("check", "exercises", "--format", "json")
     assert done.returncode == 1
     report = json.loads(done.stdout)
-    assert report["schema"] == 1 and report["error"] is None and report["score"] == 0
+    assert report["schema"] == SCHEMA and report["error"] is None and report["score"] == 0
     assert {"submission", "score", "max_score", "error", "tasks"} <= set(report)
     case = report["tasks"][0]["cases"][0]
     assert {"id", "status", "visibility", "message"} <= set(case)

@@ -4,13 +4,15 @@ import os
 import subprocess
 import sys
 import sysconfig
+import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from autograder.config import load_rubric
+from autograder.config import from_mapping, load_rubric
 from autograder.handout import HANDOUT_GOLDENS, write_handout
-from autograder.handout.write import HandoutError
+from autograder.handout.write import HandoutError, public_rubric_toml
 from autograder.paths import KIT_ROOT, SOLUTIONS
 
 RUBRIC = load_rubric(KIT_ROOT / "assignment.toml")
@@ -104,3 +106,9 @@ def test_is_a_non_empty_folder_refused(tmp_path):
     with pytest.raises(HandoutError, match="not empty"):
         write_handout(tmp_path, rubric=RUBRIC)
     assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_does_the_handouts_rubric_keep_the_allowed_imports():
+    """A student's check must show numpy to their code as the instructor's grading does."""
+    rubric = replace(RUBRIC, allowed_imports=("numpy", "sympy"))
+    assert from_mapping(tomllib.loads(public_rubric_toml(rubric))).allowed_imports == ("numpy", "sympy")

@@ -31,6 +31,7 @@ import corpus
 import harness
 from autograder.batch.ids import sanitise
 from autograder.config import from_mapping
+from autograder.report.json_report import SCHEMA
 
 EPS = 1e-6
 BATCH_BUDGET = 75.0  # seconds for the whole batch on 2 cores
@@ -136,7 +137,7 @@ def _assert_graders_own(b: Batch, student: str) -> None:
     """The trust line, seen from outside: the report is whole, adds up, and is the gradebook's row."""
     report, row = b.run.reports[student], b.run.rows.get(student)
     assert row is not None, f"{student}: no gradebook row"
-    assert report.get("schema") == 1 and report.get("submission") == student, report
+    assert report.get("schema") == SCHEMA and report.get("submission") == student, report
     assert "FORGED" not in json.dumps(report) and "FORGED" not in json.dumps(row), f"{student}: a forged report"
     tasks = report["tasks"]
     assert abs(report["score"] - sum(t["score"] for t in tasks)) < EPS, f"{student}: the task scores don't add up"

@@ -11,12 +11,11 @@ import pytest
 
 from autograder.cases.model import Case
 from autograder.runner import Limits, run_cases
-from autograder.submission import SubmissionError, prepare, static_check
+from autograder.submission import SubmissionError, prepare
 
 KIT = Path(__file__).resolve().parents[2]
 SOLUTION = KIT / "solutions" / "micrograd"
 FAKE = KIT / "tests" / "runner" / "fake_programs"
-FORBIDDEN = ("torch", "jax", "tensorflow")
 
 
 def single_file() -> str:
@@ -183,22 +182,11 @@ def test_links_in_a_folder_are_not_followed(tmp_path):
     assert listing(prepared) == ["engine.py"]
 
 
-def test_static_check_finds_forbidden_imports_bad_bytes_and_syntax_errors(tmp_path):
+def test_a_file_that_is_not_utf8_is_named_in_the_problems(tmp_path):
+    """Is a file that is not UTF-8 text named, with what to do?"""
     folder = tmp_path / "hw"
     folder.mkdir()
-    (folder / "engine.py").write_text("import math\nimport torch.nn as tnn\n")
+    (folder / "engine.py").write_text("import math\n")
     (folder / "nn.py").write_bytes(b"x = 1\ny = '\xff\xfe'\n")
-    (folder / "train.py").write_text("def train(:\n    pass\n")
-    (folder / "extra.py").write_text("import importlib\njax = importlib.import_module('jax')\n")
     prepared = prepare(folder, tmp_path / "work")
     assert "nn.py is not valid UTF-8: save it as UTF-8 text" in prepared.problems
-    assert sorted(static_check(prepared, FORBIDDEN)) == [
-        "engine.py:2 imports torch, which this assignment forbids: your engine must compute its own gradients",
-        "extra.py:2 imports jax, which this assignment forbids: your engine must compute its own gradients",
-        "nn.py:2: not valid UTF-8: save the file as UTF-8 text",
-        "train.py:1: SyntaxError: invalid syntax",
-    ]
-
-
-def test_static_check_passes_the_solutions(tmp_path):
-    assert static_check(prepare(KIT / "solutions", tmp_path / "work"), FORBIDDEN) == []

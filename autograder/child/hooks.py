@@ -1,0 +1,100 @@
+"""The import hooks of the child that are not about the student's package: what may be imported.
+
+Standard library only: this runs in the sandboxed child (see student.py for why the hooks
+are plain classes). `Forbidden` goes first on sys.meta_path and refuses the forbidden
+libraries (torch, ...), even where the student's code put them on sys.path itself; the
+allowed packages (numpy) are on sys.path (main.py), nothing else installed is; last come
+`DisplayStandIn` (plotting libraries become stand-ins that do nothing) and `Unavailable`
+(any other missing top-level module: one line saying what the assignment allows).
+"""
+import importlib.machinery
+import types
+
+
+class ForbiddenImport(ImportError):
+    """The student's code imported a library the assignment forbids (torch...)."""
+
+
+class Forbidden:
+    """Refuses the forbidden libraries and their submodules."""
+
+    def __init__(self, names):
+        self.names = frozenset(names)
+
+    def find_spec(self, fullname, path=None, target=None):
+        top = fullname.partition(".")[0]
+        if top in self.names:
+            raise ForbiddenImport(
+                f"{top} is not allowed in this assignment: your engine must compute its own gradients",
+                name=fullname,
+            )
+        return None
+
+
+class Unavailable:
+    """Last on sys.meta_path: a top-level module found nowhere gets one line saying what may be imported."""
+
+    def __init__(self, allowed):
+        self.names = frozenset(allowed)
+        self.allowed = " and ".join(["the Python standard library"] + [", ".join(allowed)] * bool(allowed))
+
+    def find_spec(self, fullname, path=None, target=None):
+        if "." in fullname:  # a submodule: its package is there, Python's own message says it
+            return None
+        if fullname in self.names:
+            why = f"it is allowed, but not installed beside the autograder (pip install {fullname})"
+        else:
+            why = f"this assignment lets your code import {self.allowed} only"
+        raise ModuleNotFoundError(f"No module named '{fullname}': {why}", name=fullname)
+
+
+# Libraries a notebook imports to show things, never to compute: when they are not
+# there (no site-packages in the child), a stand-in that does nothing is imported.
+DISPLAY_ONLY = frozenset({"matplotlib", "graphviz", "IPython", "seaborn", "plotly", "ipywidgets"})
+
+
+class DisplayStandIn:
+    """Last on sys.meta_path: `import matplotlib.pyplot as plt; plt.plot(losses)` does nothing."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] in DISPLAY_ONLY:
+            return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        return _StandInModule(spec.name)
+
+    def exec_module(self, module):
+        module.__path__ = []
+
+
+class _StandInModule(types.ModuleType):
+    def __getattr__(self, name):
+        return getattr(_Nothing(), name)
+
+
+class _Nothing:
+    """Any attribute, call, index or `with` of it gives nothing; subplots() gives two of it."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Nothing() if name != "subplots" else (lambda *a, **k: (_Nothing(), _Nothing()))
+
+    def __call__(self, *args, **kwargs):
+        return _Nothing()
+
+    def __getitem__(self, key):
+        return _Nothing()
+
+    def __iter__(self):
+        return iter(())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<display stand-in>"

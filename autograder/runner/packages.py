@@ -1,0 +1,79 @@
+"""The installed packages the student's code may import (the rubric's allowed_imports), found
+in the grader's installation, and the folder that shows the child those and nothing else.
+
+The child runs with `-I -S`: no site-packages, so neither torch nor anything else the
+grader has installed. An allowed package (numpy) is shown to it in a folder of its own
+on its sys.path: at the "basic" and "uid" levels a folder of symbolic links (the package,
+and the `<name>.libs` folder its wheel bundles its shared libraries in), in the child's
+home; at the "bubblewrap" level the same paths bound read-only under /grader/site.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import site
+import stat
+from importlib.machinery import PathFinder
+from typing import Iterable
+
+
+def site_dirs() -> list[str]:
+    """Where the grader's installed packages are (its venv's site-packages), not the kit's
+    own folder or the current one (a student's own numpy.py there is not the package)."""
+    dirs = list(site.getsitepackages()) if hasattr(site, "getsitepackages") else []
+    if site.ENABLE_USER_SITE and isinstance(site.USER_SITE, str):
+        dirs.append(site.USER_SITE)
+    return [d for d in dict.fromkeys(dirs) if os.path.isdir(d)]
+
+
+@functools.lru_cache(maxsize=None)
+def package_paths(names: tuple[str, ...], dirs: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The real paths of what to show the child for `names`: each package's folder (or
+    module file) and its wheel's `<name>.libs` folder, when there is one. A name that is
+    not installed is left out (the child then says it is not available)."""
+    found: list[str] = []
+    for name in names:
+        spec = PathFinder.find_spec(name, list(dirs if dirs is not None else site_dirs()))
+        if spec is None:
+            continue
+        locations = list(spec.submodule_search_locations or ())
+        path = locations[0] if locations else spec.origin
+        if not path or not os.path.exists(path):  # a namespace package spread over folders, or nothing
+            continue
+        path = os.path.realpath(path)
+        found.append(path)
+        libs = os.path.join(os.path.dirname(path), name + ".libs")
+        if os.path.isdir(libs):
+            found.append(os.path.realpath(libs))
+    return tuple(dict.fromkeys(found))
+
+
+def others_can_read(path: str) -> bool:
+    """Can a user with no rights of its own (uid 65534: the "uid" level) read path and go through
+    every folder above it?"""
+    folder = os.path.dirname(path)
+    while folder != os.path.dirname(folder):
+        if not os.stat(folder).st_mode & stat.S_IXOTH:
+            return False
+        folder = os.path.dirname(folder)
+    mode = os.stat(path).st_mode
+    return bool(mode & stat.S_IROTH) and (not stat.S_ISDIR(mode) or bool(mode & stat.S_IXOTH))
+
+
+def link_folder(folder: str, paths: Iterable[str]) -> str | None:
+    """`folder` made to hold a symbolic link to each path (under its own name); None for no paths."""
+    paths = list(paths)
+    if not paths:
+        return None
+    os.mkdir(folder)
+    os.chmod(folder, 0o755)  # whatever the umask: uid 65534 reads it at the "uid" level
+    for path in paths:
+        os.symlink(path, os.path.join(folder, os.path.basename(path)))
+    return folder
+
+
+# the child's environment: a library that can start threads does not (no threads at import,
+# none to fail under RLIMIT_NPROC or the seccomp filter, no per-thread buffers under RLIMIT_AS)
+ONE_THREAD = {name: "1" for name in (
+    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")}
+

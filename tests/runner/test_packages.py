@@ -1,0 +1,134 @@
+"""Does the child see the allowed packages (numpy) and nothing else of the grader's installation?
+
+Real children at every sandbox level this machine has (a level it lacks is skipped with
+its reason): the student's engine.py imports numpy, or torch, or jinja2, at import time.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from autograder.runner import Limits, levels
+from autograder.runner.levels import ENV, SandboxUnavailable
+from autograder.runner.packages import link_folder, others_can_read, package_paths, site_dirs
+
+from test_session import add_case, make_student, run
+
+NOT_HERE = "this assignment lets your code import the Python standard library and numpy only"
+
+
+def _level(name: str) -> str | None:
+    """Why this machine has no such level, or None when it has."""
+    try:
+        levels._get(name, levels.interpreter())
+    except Exception as err:  # pragma: no cover - a probe that breaks
+        return str(err)
+    return levels._get(name, levels.interpreter())[1] or None
+
+
+LEVELS = [pytest.param(name, marks=pytest.mark.skipif(bool(_level(name)), reason=f"{name}: {_level(name)}"))
+          for name in levels.NAMES]
+
+
+@pytest.fixture(params=LEVELS)
+def level(request, monkeypatch):
+    monkeypatch.setenv(ENV, request.param)
+    try:
+        levels.current()
+    except SandboxUnavailable as err:  # pragma: no cover - skipped above
+        pytest.skip(str(err))
+    return request.param
+
+
+def engine_importing(tmp_path, lines: str):
+    """A copy of the solutions whose engine.py first runs `lines`."""
+    root = make_student(tmp_path)
+    engine = root / "micrograd" / "engine.py"
+    engine.write_text(lines + "\n" + engine.read_text())
+    return root
+
+
+def test_numpy_imports_and_computes_in_the_child(tmp_path, level):
+    """Does an engine that uses numpy's C code (np.tanh, a BLAS dot) import and run its cases, in one
+    thread (no thread to fail under RLIMIT_NPROC at the uid level, or to cost memory under RLIMIT_AS)?"""
+    root = engine_importing(tmp_path, "import numpy as np\nassert np.dot(np.ones(300), np.ones(300)) == 300\n"
+                                      "assert float(np.tanh(0.0)) == 0.0\n"
+                                      "threads = [l for l in open('/proc/self/status') if l.startswith('Threads:')]\n"
+                                      "assert threads == ['Threads:\\t1\\n'], threads")
+    result = run(root, [add_case()])
+    assert result.imports.errors == {}, result.imports.errors
+    assert result.outcomes["add/one"].obs == {"out": -1.0, "grads": [0.5, 0.5]}
+
+
+@pytest.mark.parametrize("name", ["torch", "jinja2", "rich"])
+def test_the_rest_of_the_graders_installation_is_unreachable(tmp_path, level, name):
+    """Is torch (or any other installed package) out of reach, even with no rule forbidding it?"""
+    assert package_paths((name,)) or name != "torch", "torch should be installed beside numpy here"
+    result = run(engine_importing(tmp_path, f"import {name}"), [add_case()], forbidden=())
+    assert result.imports.errors["engine"] == f"engine.py:1: ModuleNotFoundError: No module named '{name}': {NOT_HERE}"
+
+
+def test_a_forbidden_package_says_so(tmp_path, level):
+    result = run(engine_importing(tmp_path, "import torch"), [add_case()])
+    assert result.imports.errors["engine"].startswith("engine.py:1: ImportError: torch is not allowed")
+    assert result.imports.forbidden == result.imports.errors["engine"]
+
+
+def test_with_nothing_allowed_numpy_is_unreachable_too(tmp_path):
+    result = run(engine_importing(tmp_path, "import numpy"), [add_case()], allowed=())
+    assert result.imports.errors["engine"] == ("engine.py:1: ModuleNotFoundError: No module named 'numpy': "
+                                               "this assignment lets your code import the Python standard library only")
+
+
+def test_numpy_is_found_with_its_bundled_libraries_and_only_in_site_packages(tmp_path, monkeypatch):
+    paths = package_paths(("numpy", "no_such_package_here"))
+    assert [os.path.basename(p) for p in paths][:1] == ["numpy"]
+    assert all(any(p.startswith(os.path.realpath(d)) for d in site_dirs()) for p in paths)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "six_of_one.py").write_text("")
+    assert package_paths(("six_of_one",)) == ()  # the current folder is not an installation
+
+
+def test_the_link_folder_holds_links_to_exactly_the_paths(tmp_path):
+    paths = package_paths(("numpy",))
+    old = os.umask(0o077)
+    try:
+        folder = link_folder(str(tmp_path / "site"), paths)
+    finally:
+        os.umask(old)
+    assert sorted(os.path.realpath(tmp_path / "site" / n) for n in os.listdir(folder)) == sorted(paths)
+    assert os.stat(folder).st_mode & 0o777 == 0o755  # uid 65534 reads it at the "uid" level, whatever the umask
+    assert link_folder(str(tmp_path / "none"), ()) is None
+
+
+def test_an_allowed_package_that_is_not_installed_says_how_to_get_it(tmp_path):
+    result = run(engine_importing(tmp_path, "import not_installed_pkg"), [add_case()],
+                 allowed=("numpy", "not_installed_pkg"))
+    assert result.imports.errors["engine"] == (
+        "engine.py:1: ModuleNotFoundError: No module named 'not_installed_pkg': it is allowed, but not "
+        "installed beside the autograder (pip install not_installed_pkg)")
+
+
+def test_a_package_nobody_can_reach_is_told_apart(tmp_path):
+    """At the "uid" level nobody (uid 65534) imports the allowed packages: can the grader tell it can't?"""
+    (tmp_path / "open" / "numpy").mkdir(parents=True)
+    (tmp_path / "shut" / "numpy").mkdir(parents=True)
+    os.chmod(tmp_path / "shut", 0o700)
+    assert others_can_read(str(tmp_path / "open" / "numpy")) == others_can_read(str(tmp_path))
+    assert not others_can_read(str(tmp_path / "shut" / "numpy"))
+    assert all(others_can_read(p) for p in package_paths(("numpy",)))  # this kit's venv
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid level is root's")
+def test_the_uid_levels_note_names_an_allowed_package_nobody_can_read(tmp_path):
+    shut = tmp_path / "shut" / "numpy"
+    shut.mkdir(parents=True)
+    os.chmod(tmp_path / "shut", 0o700)
+    (tmp_path / "home").mkdir(mode=0o700)
+    (tmp_path / "sub").mkdir()
+    level = levels.UidLevel()
+    launch = level.launch(limits=Limits(), cpu=1, home=str(tmp_path / "home"), student_root=str(tmp_path / "sub"),
+                          programs_dir=None, job_fd=0, result_fd=1, packages=(str(shut),))
+    assert launch.site == str(tmp_path / "home" / "site")
+    assert "nobody can't read the allowed numpy" in level.note()
