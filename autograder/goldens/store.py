@@ -59,6 +59,12 @@ def cases_digest(cases: list[Case], activation: str) -> str:
     return hashlib.sha256(payload.encode() + programs.encode()).hexdigest()[:32]
 
 
+def case_fingerprints(cases: list[Case], activation: str) -> dict[str, str]:
+    """case id -> the digest of that one case: a file of goldens for many cases serves any
+    subset of them (`check --task mul` in a handout that ships every public golden)."""
+    return {c.id: cases_digest([c], activation) for c in cases}
+
+
 # digest -> goldens, for the whole process: the digest covers everything that determines them
 # (kit version, activation, cases, case programs); the reference oracle does not change in a process
 _IN_MEMORY: dict[str, dict[str, dict]] = {}
@@ -88,6 +94,9 @@ class GoldenStore:
             found = read_goldens(source, digest)
             if found is not None:
                 return found
+        found = read_goldens_for(self.shipped, cases, activation)
+        if found is not None:
+            return found
         goldens = compute_goldens(cases)
         try:
             write_goldens(self._cache_file(digest), digest, goldens)
@@ -100,18 +109,42 @@ class GoldenStore:
         return self.cache_dir / f"goldens-{digest}-{oracle}.json"
 
 
-def write_goldens(path: Path, digest: str, goldens: dict) -> None:
-    write_json_atomic(path, {"digest": digest, "kit_version": __version__, "goldens": goldens})
+def write_goldens(path: Path, digest: str, goldens: dict, fingerprints: dict[str, str] | None = None) -> None:
+    """fingerprints (case id -> case digest), when given, let the file serve a subset of its cases."""
+    data = {"digest": digest, "kit_version": __version__, "goldens": goldens}
+    if fingerprints is not None:
+        data["fingerprints"] = fingerprints
+    write_json_atomic(path, data)
 
 
 def read_goldens(path: Path | None, digest: str) -> dict | None:
     """The goldens in a file written for exactly these cases, else None."""
+    data = _read(path)
+    if data is None or data.get("digest") != digest:
+        return None
+    return data["goldens"]
+
+
+def read_goldens_for(path: Path | None, cases: list[Case], activation: str) -> dict | None:
+    """The goldens of `cases` from a file written for a superset of them, each case's
+    fingerprint matching (same kit, activation, program, parameters); else None."""
+    data = _read(path)
+    if data is None or not isinstance(data.get("fingerprints"), dict):
+        return None
+    kept, goldens = data["fingerprints"], data["goldens"]
+    wanted = case_fingerprints(cases, activation)
+    if any(kept.get(cid) != fp or not isinstance(goldens.get(cid), dict) for cid, fp in wanted.items()):
+        return None
+    return {cid: goldens[cid] for cid in wanted}
+
+
+def _read(path: Path | None) -> dict | None:
     if path is None or not path.is_file():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("digest") != digest or not isinstance(data.get("goldens"), dict):
+    if not isinstance(data, dict) or not isinstance(data.get("goldens"), dict):
         return None
-    return data["goldens"]
+    return data

@@ -16,7 +16,7 @@ from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.config import Rubric
 from autograder.files import write_text_atomic
 from autograder.goldens import cases_digest, compute_goldens
-from autograder.goldens.store import write_goldens
+from autograder.goldens.store import case_fingerprints, write_goldens
 
 HANDOUT_GOLDENS = "public_goldens.json"   # inside the handout's autograder/ package
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -54,7 +54,9 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
 
     cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
     goldens = compute_goldens(cases)
-    write_goldens(out / "autograder" / HANDOUT_GOLDENS, cases_digest(cases, rubric.activation), goldens)
+    # with each case's fingerprint, so `check --task mul` (a subset) finds its goldens here too
+    write_goldens(out / "autograder" / HANDOUT_GOLDENS, cases_digest(cases, rubric.activation), goldens,
+                  case_fingerprints(cases, rubric.activation))
 
     write_text_atomic(out / "assignment.toml", public_rubric_toml(rubric))
     for name in ("README.md", "conftest.py", "pytest.ini", "requirements.txt"):

@@ -22,9 +22,10 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         console.print(f"[dim]note: {escape(note)}[/dim]")
     _print_output(console, "your code printed while it was imported:", report.import_output, "")
     console.print(_summary_table(report))
-    for task in report.tasks:
-        if task.status != "passed":
-            _print_problems(console, task, verbose)
+    if not report.error:  # a submission that could not be graded has one reason, said above
+        for task in report.tasks:
+            if task.status != "passed":
+                _print_problems(console, task, verbose)
     colour = "green" if report.passed else "yellow"
     console.print(f"[bold {colour}]Score: {show(report.score)} / {show(report.max_score)}[/bold {colour}]")
 
@@ -52,6 +53,9 @@ def _summary_table(report: Report) -> Table:
 def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
     console.print(f"\n[bold]{task.id}[/bold] — {escape(task.title)}")
     bad = [c for c in task.cases if c.status != "passed"]
+    if not bad:
+        console.print("  [red]no case of this task was run[/red]")
+        return
     if all(c.status == "missing" for c in bad):
         console.print(f"  [yellow]{escape(bad[0].message)}[/yellow]")
         return
