@@ -93,7 +93,8 @@ def grade_path(
     notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
     failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
     return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes,
-                     duration=time.monotonic() - started, import_output=run.imports.output if failed else "")
+                     duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
+                     broken_modules=frozenset(m for m, why in run.imports.errors.items() if why))
 
 
 def _import_notes(imports) -> tuple[str, ...]:

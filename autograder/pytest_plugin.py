@@ -52,7 +52,7 @@ class TaskItem(pytest.Item):
             raise TaskFailed(report.error + at_import)
         task = report.task(self.task)
         if task.status != "passed":
-            raise TaskFailed(_explain(task) + at_import)
+            raise TaskFailed(explain_task(task) + at_import)
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, TaskFailed):
@@ -77,16 +77,19 @@ def _report(config):
     return cached
 
 
-def _explain(task) -> str:
+def explain_task(task) -> str:
     from autograder.report.numbers import show
 
     lines = [f"{task.id}: {show(task.score)}/{show(task.max_score)} — {task.title}"]
     if task.status == "missing":
         return "\n".join(lines + [f"  {task.cases[0].message}"])
-    for case in task.cases:
-        if case.status == "passed":
-            continue
-        lines.append(f"  [{case.status}] {case.title or case.id}: {case.message}")
+    from autograder.report.grouping import same_problems
+
+    for case, n in same_problems(c for c in task.cases if c.status != "passed"):
+        label = case.title or case.id
+        if n > 1:
+            label = f"{n} cases" if not case.details else f"{label} (and {n - 1} more with the same result)"
+        lines.append(f"  [{case.status}] {label}: {case.message}")
         lines += [f"      {line}" for line in case.details]
         if case.output:
             lines.append(_printed("your code printed:", case.output, "      ").lstrip("\n"))

@@ -113,3 +113,28 @@ def test_the_pytest_route_shows_what_a_failing_case_printed(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "your code printed:" in done.stdout and "| mul backward: a = " in done.stdout, done.stdout
     assert "1 failed, 13 passed" in done.stdout, done.stdout
+
+
+def test_a_module_that_does_not_import_is_said_once_per_task_without_derivations(tmp_path):
+    """nn.py with a syntax error: each nn task says why once, with file:line, not a derivation per case."""
+    import io
+
+    from rich.console import Console
+
+    from autograder.report.text import print_report
+
+    root = solutions(tmp_path)
+    nn = root / "micrograd" / "nn.py"
+    nn.write_text(nn.read_text().replace("class Neuron(Module):", "class Neuron(Module)", 1))
+    report = grade(root)
+    neuron = report.task("neuron")
+    assert neuron.score == 0 and neuron.cases
+    assert {c.message for c in neuron.cases} == {c.message for c in neuron.cases[:1]}
+    assert "nn.py:" in neuron.cases[0].message and "SyntaxError" in neuron.cases[0].message
+    assert all(c.details == () for c in neuron.cases), "no derivation for a case that could not run"
+    assert report.task("mul").score == report.task("mul").max_score
+    out = io.StringIO()
+    print_report(report, Console(file=out, width=200))
+    text = out.getvalue()
+    assert text.count("so Neuron is missing") <= 2  # the neuron task, and parameters' neuron cases
+    assert "derivation:" not in text

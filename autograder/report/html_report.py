@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from autograder.report.grouping import same_problems
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
 
@@ -57,7 +58,7 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
 
 
 def _task(task: TaskResult) -> dict:
-    public = [_public_case(c) for c in task.cases if c.visibility == "public"]
+    public = [_public_case(c, n) for c, n in same_problems(c for c in task.cases if c.visibility == "public")]
     hidden = [c.status == "passed" for c in task.cases if c.visibility != "public"]
     passed = sum(c.status == "passed" for c in task.cases)
     full = bool(task.cases) and passed == len(task.cases)
@@ -75,10 +76,13 @@ def _task(task: TaskResult) -> dict:
     }
 
 
-def _public_case(case: CaseResult) -> dict:
+def _public_case(case: CaseResult, n: int = 1) -> dict:
+    title = case.title or case.id
+    if n > 1:  # n cases that say exactly the same (a module that did not import): said once
+        title = f"{n} cases" if not case.details else f"{title} (and {n - 1} more with the same result)"
     return {
         "id": case.id,
-        "title": case.title or case.id,
+        "title": title,
         "status": case.status,
         "message": case.message,
         "details": list(case.details),

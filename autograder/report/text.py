@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from autograder.report.grouping import same_problems
 from autograder.report.model import Report, TaskResult
 from autograder.report.numbers import show
 
@@ -59,18 +60,22 @@ def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
     if all(c.status == "missing" for c in bad):
         console.print(f"  [yellow]{escape(bad[0].message)}[/yellow]")
         return
-    shown = bad if verbose else bad[:3]
-    for case in shown:
+    problems = same_problems(bad)
+    shown = problems if verbose else problems[:3]
+    for case, n in shown:
         style = STYLE.get(case.status, "")
         label = case.title or case.id
+        if n > 1:
+            label = f"{label} (and {n - 1} more case(s) with the same result)" if case.details else f"{n} cases"
         console.print(f"  [{style}]{MARK[case.status]} {escape(label)}[/{style}]")
         if case.message:
             console.print(f"      {escape(case.message)}")
         for line in case.details:
             console.print(f"      [dim]{escape(line)}[/dim]")
         _print_output(console, "your code printed:", case.output, "      ")
-    if len(bad) > len(shown):
-        console.print(f"  [dim]… and {len(bad) - len(shown)} more failing case(s) (--verbose shows all)[/dim]")
+    hidden = sum(n for _, n in problems[len(shown):])
+    if hidden:
+        console.print(f"  [dim]… and {hidden} more failing case(s) (--verbose shows all)[/dim]")
 
 
 def _print_output(console: Console, heading: str, output: str, indent: str) -> None:

@@ -11,7 +11,7 @@ from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.runner.protocol import CaseOutcome
 from autograder.scoring.compare import compare
 from autograder.scoring.printed import shown
-from autograder.tasks import TASKS
+from autograder.tasks import TASK_MODULE, TASKS
 
 
 def score_run(
@@ -25,12 +25,16 @@ def score_run(
     notes: tuple[str, ...] = (),
     duration: float = 0.0,
     import_output: str = "",
+    broken_modules: frozenset[str] = frozenset(),
 ) -> Report:
-    """import_output: what the submission printed while imported, for a report whose import failed."""
+    """import_output: what the submission printed while imported, for a report whose import failed.
+    broken_modules: the student modules that did not import; a case of their tasks that could not
+    run says why once, without a derivation that has nothing to do with it."""
     by_task: dict[str, list[CaseResult]] = {}
     for case in cases:
         outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
-        by_task.setdefault(case.task, []).append(_case_result(case, outcome, goldens[case.id], rubric))
+        explain = TASK_MODULE[case.task] not in broken_modules
+        by_task.setdefault(case.task, []).append(_case_result(case, outcome, goldens[case.id], rubric, explain))
     tasks = tuple(
         _task_result(task, by_task[task], rubric) for task in TASKS if task in by_task
     )
@@ -67,7 +71,7 @@ def _task_result(task: str, cases: list[CaseResult], rubric: Rubric) -> TaskResu
     return TaskResult(task, TASKS[task], round(points * passed / len(cases), 6), points, tuple(cases))
 
 
-def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric) -> CaseResult:
+def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric, explain: bool = True) -> CaseResult:
     public = case.visibility == "public"
 
     def result(status: str, message: str, lines: tuple[str, ...] = ()) -> CaseResult:
@@ -87,6 +91,8 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric)
         return result("missing", f"not written yet: {outcome.message}")
     if outcome.status == "timeout":
         return result("timeout", outcome.message or f"took longer than {rubric.case_timeout:g} s")
+    if not explain and not outcome.where:  # its module did not import: the derivation would not help
+        return result("error", outcome.message)
     return result("error", f"{outcome.message}{where}", _explain(case))
 
 
