@@ -70,11 +70,19 @@ def _handout(args) -> int:
     from autograder.handout import write_handout
     from autograder.handout.write import HandoutError
 
+    from autograder.config import is_public_seed
+
     try:
-        files = write_handout(args.out, rubric=load_rubric(args.config))
+        rubric = load_rubric(args.config)
+        files = write_handout(args.out, rubric=rubric)
     except (HandoutError, ConfigError) as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
+    if is_public_seed(rubric.hidden_seed):
+        print(f"warning: the hidden seed is {'not set' if rubric.hidden_seed is None else 'the kit’s public default'}"
+              f" ({rubric.source}): anyone with the kit can regenerate your hidden cases. Set hidden_seed in "
+              "assignment.toml or AUTOGRADER_HIDDEN_SEED to a number of your own before you grade.",
+              file=sys.stderr)
     return 0
 
 

@@ -6,6 +6,7 @@ environment variable AUTOGRADER_HIDDEN_SEED, which wins.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from dataclasses import dataclass, field, fields, replace
@@ -27,6 +28,24 @@ DEFAULT_POINTS: Mapping[str, float] = MappingProxyType({
     "mse_loss": 8, "train": 12,
 })
 ACTIVATIONS = ("tanh", "relu")
+# The sha256 of the hidden seed in the kit's own assignment.toml: that seed is public (it is in the
+# repository), so a course that keeps it has hidden cases any student can regenerate, and
+# `autograder handout` warns. Kept as a digest so that the handout's copy of this file holds no seed.
+_KIT_SEED_SHA256 = "37ba3881108bf3e48180350246c5959b9481633d0cb1d8694fb141dc74e5fe79"
+
+
+def is_public_seed(seed: int | None) -> bool:
+    """True when the seed is unset or the kit's own, which every student can read."""
+    return seed is None or hashlib.sha256(str(seed).encode()).hexdigest() == _KIT_SEED_SHA256
+# key -> (lowest, highest) that can work: outside it a correct solution fails (a timeout of 0, an
+# import in 10 ms) or every answer passes (a tolerance of 1e8)
+RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
+    "rel_tol": (0.0, 0.01),
+    "abs_tol": (0.0, 0.01),
+    "case_timeout": (0.5, 600.0),
+    "import_timeout": (0.5, 600.0),
+    "memory_mb": (256, 65536),
+})
 HIDDEN_SEED_ENV = "AUTOGRADER_HIDDEN_SEED"
 CONFIG_NAME = "assignment.toml"
 
@@ -87,17 +106,12 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
         raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     kwargs: dict = {"source": source}
     if "points" in data:
-        points = dict(DEFAULT_POINTS)
-        for task, value in dict(data["points"]).items():
-            if task not in TASK_IDS:
-                raise ConfigError(f"{source}: points for unknown task {task!r}; tasks are {', '.join(TASK_IDS)}")
-            points[task] = _number(value, f"points.{task}", source, minimum=0)
-        kwargs["points"] = MappingProxyType(points)
+        kwargs["points"] = _points(data["points"], source)
     for key in ("rel_tol", "abs_tol", "case_timeout", "import_timeout"):
         if key in data:
-            kwargs[key] = _number(data[key], key, source, minimum=0)
+            kwargs[key] = _in_range(data[key], key, source)
     if "memory_mb" in data:
-        kwargs["memory_mb"] = int(_number(data["memory_mb"], "memory_mb", source, minimum=64))
+        kwargs["memory_mb"] = int(_in_range(data["memory_mb"], "memory_mb", source))
     if "activation" in data:
         if data["activation"] not in ACTIVATIONS:
             raise ConfigError(f"{source}: activation must be one of {', '.join(ACTIVATIONS)}, not {data['activation']!r}")
@@ -133,9 +147,36 @@ def _allowed(value, source: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
+def _points(table, source: str) -> Mapping[str, float]:
+    """Every task's points, each given: a task left out is a mistake, not a silent default (0 is explicit)."""
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: [points] must be a table of task = points")
+    unknown = [t for t in table if t not in TASK_IDS]
+    if unknown:
+        raise ConfigError(f"{source}: points for unknown task(s) {', '.join(map(repr, unknown))}; "
+                          f"tasks are {', '.join(TASK_IDS)}")
+    given = {t: _number(table[t], f"points.{t}", source, minimum=0) for t in table}
+    missing = [t for t in TASK_IDS if t not in given]
+    if missing:
+        raise ConfigError(f"{source}: [points] has no {', '.join(missing)}: give every task its points "
+                          "(0 to leave a task out of the grade)")
+    points = {t: given[t] for t in TASK_IDS}
+    if not any(points.values()):
+        raise ConfigError(f"{source}: [points] gives every task 0: nothing could be scored")
+    return MappingProxyType(points)
+
+
+def _in_range(value, key: str, source: str) -> float:
+    low, high = RANGES[key]
+    number = _number(value, key, source, minimum=low)
+    if number > high:
+        raise ConfigError(f"{source}: {key} = {value!r} can't work: it must be between {low:g} and {high:g}")
+    return number
+
+
 def _number(value, key: str, source: str, *, minimum: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
-        raise ConfigError(f"{source}: {key} must be a number >= {minimum}, not {value!r}")
+        raise ConfigError(f"{source}: {key} must be a number >= {minimum:g}, not {value!r}")
     return float(value)
 
 

@@ -30,3 +30,33 @@ def test_an_allowed_list_that_cant_work_is_a_one_line_error(data, words):
     with pytest.raises(ConfigError, match=words) as err:
         from_mapping(data, source="a.toml")
     assert "\n" not in str(err.value) and str(err.value).startswith("a.toml: ")
+
+
+@pytest.mark.parametrize("key, value", [
+    ("case_timeout", 0), ("case_timeout", 0.01), ("import_timeout", 0.01), ("abs_tol", 1e8), ("rel_tol", 2.0),
+    ("memory_mb", 16), ("case_timeout", 10**6),
+])
+def test_is_a_limit_that_cannot_work_a_one_line_error_naming_the_key(key, value):
+    """case_timeout = 0 or abs_tol = 1e8 once graded a whole class wrongly (0/100, or everything passing)."""
+    with pytest.raises(ConfigError) as err:
+        from_mapping({key: value}, source="assignment.toml")
+    message = str(err.value)
+    assert key in message and "\n" not in message and message.startswith("assignment.toml")
+
+
+def test_are_sane_limits_accepted():
+    rubric = from_mapping({"case_timeout": 1.0, "import_timeout": 2, "abs_tol": 1e-6, "rel_tol": 1e-4, "memory_mb": 512})
+    assert rubric.case_timeout == 1.0 and rubric.memory_mb == 512
+
+
+def test_is_a_task_left_out_of_points_an_error_not_a_silent_default():
+    points = dict(Rubric().points)
+    del points["train"]
+    with pytest.raises(ConfigError, match=r"\[points\] has no train"):
+        from_mapping({"points": points})
+    assert from_mapping({"points": {**points, "train": 0}}).points["train"] == 0  # an explicit 0 is fine
+
+
+def test_does_the_kits_own_rubric_still_load():
+    rubric = load_rubric(KIT_ROOT / "assignment.toml")
+    assert rubric.max_score == 100

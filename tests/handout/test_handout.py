@@ -112,3 +112,15 @@ def test_does_the_handouts_rubric_keep_the_allowed_imports():
     """A student's check must show numpy to their code as the instructor's grading does."""
     rubric = replace(RUBRIC, allowed_imports=("numpy", "sympy"))
     assert from_mapping(tomllib.loads(public_rubric_toml(rubric))).allowed_imports == ("numpy", "sympy")
+
+
+def test_is_the_warning_about_the_public_seed_printed_only_for_it(tmp_path, capsys):
+    from autograder.cli import main
+
+    config = tmp_path / "assignment.toml"
+    config.write_text("hidden_seed = 8675309\n")
+    main(["handout", str(tmp_path / "a"), "--config", str(config)])
+    assert "public default" in capsys.readouterr().err
+    config.write_text("hidden_seed = 4242\n")
+    main(["handout", str(tmp_path / "b"), "--config", str(config)])
+    assert "warning" not in capsys.readouterr().err
