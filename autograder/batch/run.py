@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Protocol
 
+from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.keys import grade_key
 from autograder.batch.outputs import OutputFiles, Written, prewarm
 from autograder.batch.pool import Job, grade_parallel
@@ -80,6 +81,16 @@ def grade_batch(
     out_dir = Path(out_dir)
     _check(entries, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        with hold_output(out_dir):
+            return _grade_locked(entries, out_dir, rubric=rubric, workers=workers, regrade=regrade,
+                                 grade_one=grade_one, progress=progress)
+    except OutputBusy as busy:
+        raise BatchInputError(str(busy)) from None
+
+
+def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, workers: int | None, regrade: bool,
+                  grade_one: GradeOne, progress: bool) -> BatchResult:
     by_student = {e.student: e for e in entries}
     keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}
     with Store(out_dir / STORE_NAME) as store:

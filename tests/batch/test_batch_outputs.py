@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.batch.lock import LOCK_NAME
 from autograder.batch.outputs import write_outputs
 from autograder.batch.run import grade_batch
 from autograder.batch.store import Store
@@ -28,7 +29,7 @@ def run(entries, out, **kw):
 
 def files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and not p.name.startswith("gradebook.sqlite")}
+            if p.is_file() and not p.name.startswith("gradebook.sqlite") and p.name != LOCK_NAME}
 
 
 def stats(root: Path) -> dict[str, tuple[int, int, int]]:
