@@ -49,7 +49,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
             errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
             kwargs = {} if workers is None else {"workers": workers}
             result = grade_batch(found.entries, out, rubric=rubric, regrade=regrade, grade_one=grade_one,
-                                 **kwargs)
+                                 intake=found.problems, **kwargs)
     except (BatchInputError, StoreError, ConfigError) as err:
         return _usage(errors, str(err))
     except BatchInterrupted:

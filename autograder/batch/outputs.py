@@ -87,12 +87,13 @@ class OutputFiles:
         self._files.write(f"{FEEDBACK}/{name}.html", _inputs("feedback", key, row.student, row.late),
                           lambda: _render_feedback(row))
 
-    def finish(self, rows: Sequence[BatchRow]) -> Written:
+    def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = ()) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary."""
         out_dir = self.out_dir
         written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
                           out_dir / SUMMARY_MD, out_dir / HISTOGRAM,
-                          build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows)))
+                          build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
+                                        intake=intake))
         for row in rows:
             self.write_student(row)
         files = self._files

@@ -16,7 +16,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Protocol
+from typing import Iterable, Protocol, Sequence
 
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.keys import grade_key
@@ -76,7 +76,9 @@ def grade_batch(
     regrade: bool = False,
     grade_one: GradeOne = grade_hidden,
     progress: bool = True,
+    intake: Sequence[str] = (),
 ) -> BatchResult:
+    """intake: what discovering the entries said (files not graded, junk): kept in the summary."""
     entries = list(entries)
     out_dir = Path(out_dir)
     _check(entries, out_dir)
@@ -84,13 +86,13 @@ def grade_batch(
     try:
         with hold_output(out_dir):
             return _grade_locked(entries, out_dir, rubric=rubric, workers=workers, regrade=regrade,
-                                 grade_one=grade_one, progress=progress)
+                                 grade_one=grade_one, progress=progress, intake=tuple(intake))
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
 
 
 def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, workers: int | None, regrade: bool,
-                  grade_one: GradeOne, progress: bool) -> BatchResult:
+                  grade_one: GradeOne, progress: bool, intake: tuple[str, ...]) -> BatchResult:
     by_student = {e.student: e for e in entries}
     keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}
     with Store(out_dir / STORE_NAME) as store:
@@ -123,7 +125,7 @@ def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, worker
             print(f"\n{message}", file=sys.stderr)
             raise BatchInterrupted(message) from None
         rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubric) for e in entries)
-        written = files.finish(rows)
+        written = files.finish(rows, intake)
         store.set_outputs(files.record)
     return BatchResult(rows, len(todo), len(entries) - len(todo), out_dir, written)
 

@@ -9,6 +9,8 @@ SCHEMA history:
   1: submissions, graded, ungradable, late, max_score, mean, median, min, max,
      submissions_with{timeout, error, missing}, tasks[id, title, max_score, passed,
      pass_rate, mean_score], histogram{edges, counts}
+  2: intake: the lines the intake said about the download (files that fit no layout and
+     were not graded, junk, re-uploads kept the newer), so none is lost from view
 """
 from __future__ import annotations
 
@@ -22,13 +24,13 @@ from autograder.report.csv_report import task_columns
 from autograder.report.model import Report
 from autograder.report.numbers import show
 
-SCHEMA = 1
+SCHEMA = 2
 BINS = 10
 _WITH = {"timeout": "with a case that timed out", "error": "with a case that raised an error",
          "missing": "with a task not written yet"}
 
 
-def build_summary(reports: Sequence[Report], *, late: int | None = None) -> dict:
+def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = ()) -> dict:
     scores = [r.score for r in reports]
     max_score = max((r.max_score for r in reports), default=0.0)
     return {
@@ -45,6 +47,7 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None) -> dict
         "submissions_with": {s: sum(_has_case(r, s) for r in reports) for s in ("timeout", "error", "missing")},
         "tasks": [_task_stats(reports, task) for task in task_columns(reports)],
         "histogram": histogram(scores, max_score),
+        "intake": list(intake),
     }
 
 
@@ -94,6 +97,10 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     for t in summary["tasks"]:
         title = t["title"].replace("|", "\\|")
         lines.append(f"| {t['id']} | {title} | {t['pass_rate']:.0%} | {_of(t['mean_score'], t['max_score'])} |")
+    if summary.get("intake"):
+        lines += ["", "## What the intake said", "",
+                  "Files in the download that were not graded as they are (see each line):", ""]
+        lines += [f"- {line}" for line in summary["intake"]]
     if histogram_file:
         lines += ["", f"![score histogram]({histogram_file})"]
     return "\n".join(lines) + "\n"

@@ -43,3 +43,19 @@ def test_exit_2_for_bad_input(tmp_path, capsys):
     assert command([tmp_path / "nothing-here"], tmp_path / "out") == 2
     assert "no submissions found" in capsys.readouterr().err
     assert command([tmp_path / "class"], tmp_path / "out", workers=0) == 2
+
+
+def test_is_a_file_that_fits_no_layout_listed_in_the_summary_not_lost(tmp_path, capsys):
+    """A renamed file in a Canvas download: a note on the terminal and a line in summary.md/.json."""
+    import json
+
+    dl = tmp_path / "dl"
+    dl.mkdir()
+    for name in ("ann_1030_5030_engine.py", "bo_1040_5040_engine.py", "obrien-smith_LATE_1010_5010_engine.py"):
+        (dl / name).write_text("x = 1\n")
+    command([dl], tmp_path / "out")  # the fake grader cannot read these files: only the intake matters here
+    assert "obrien-smith_LATE_1010_5010_engine.py: not graded" in " ".join(capsys.readouterr().err.split())
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["submissions"] == 2
+    assert any("obrien-smith" in line and "not graded" in line for line in summary["intake"])
+    assert "obrien-smith_LATE_1010_5010_engine.py" in (tmp_path / "out" / "summary.md").read_text()

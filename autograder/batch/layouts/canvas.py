@@ -1,7 +1,16 @@
-"""Canvas "Download Submissions": flat files named <name>[_LATE]_<canvasid>_<fileid>_<original>.
+"""Canvas "Download Submissions": flat files named <name>[_LATE]_<userid>_<fileid>_<original>.
 
-One student's files (engine.py, nn.py, train.py uploaded separately) become one folder,
-with the prefix and Canvas's "-1" duplicate suffix stripped; a single file stays itself.
+<name> is the student's sortable name, lower-cased, with every non-word character
+removed (canvas-lms, lib/content_zipper.rb): letters of any script, digits and
+underscores ("obrien_mary", "müller2_jan"). <original> is the uploaded file's name,
+which may hold underscores and hyphens. So the split is: the shortest <name> after
+which `[_LATE]_<digits>_<digits>_` follows.
+
+One student's files (engine.py, nn.py, train.py uploaded separately), grouped by
+user id, become one folder, with the prefix and Canvas's "-1" duplicate suffix
+stripped; a single file stays itself. A file in a Canvas download that fits no
+Canvas name (renamed by hand, say) is reported and not graded: guessing a student
+from it would grade one student as several.
 """
 from __future__ import annotations
 
@@ -15,14 +24,15 @@ from autograder.batch.ids import sanitise
 from autograder.batch.items import SUBMISSION_SUFFIXES, children, is_junk
 from autograder.batch.workspace import Workspace
 
-NAME = re.compile(r"^(?P<name>[^\W\d_]+)(?P<late>_LATE)?_(?P<cid>\d+)_(?P<fid>\d+)_(?P<orig>.+)$")
+NAME = re.compile(r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<cid>\d+)_(?P<fid>\d+)_(?P<orig>.+)$")
 DUPLICATE = re.compile(r"^(?P<stem>.+)-\d+(?P<ext>\.[A-Za-z0-9]+)$")
 
 
 @dataclass(frozen=True)
 class CanvasFile:
     path: Path
-    student: str
+    student: str      # <name>_<userid>
+    user_id: int      # what the gradebook export matches on
     late: bool
     file_id: int
     name: str  # the original name, Canvas's prefix and -N suffix stripped
@@ -34,7 +44,7 @@ def parse(path: Path) -> CanvasFile | None:
         return None
     dup = DUPLICATE.match(m["orig"])
     name = dup["stem"] + dup["ext"] if dup else m["orig"]
-    return CanvasFile(path, f"{m['name']}_{m['cid']}", bool(m["late"]), int(m["fid"]), name)
+    return CanvasFile(path, f"{m['name']}_{m['cid']}", int(m["cid"]), bool(m["late"]), int(m["fid"]), name)
 
 
 def looks_like(names: list[str]) -> bool:
@@ -45,17 +55,24 @@ def looks_like(names: list[str]) -> bool:
 
 
 def find(folder: Path, ws: Workspace, shown: str) -> tuple[list[Entry], list[str], list[Path]]:
-    """Entries for the Canvas-named files; problems; the other children, for the caller."""
-    groups: dict[str, list[CanvasFile]] = {}
+    """Entries for the Canvas-named files; problems; the other children (folders), for the caller.
+
+    Files are grouped by user id. A file that fits no Canvas name is a problem line, not a student."""
+    groups: dict[int, list[CanvasFile]] = {}
     rest: list[Path] = []
+    problems: list[str] = []
     for child in children(folder):
         found = None if is_junk(child) else parse(child)
         if found:
-            groups.setdefault(found.student, []).append(found)
+            groups.setdefault(found.user_id, []).append(found)
+        elif child.is_file() and not is_junk(child):
+            problems.append(f"{shown}/{child.name}: not graded: in a Canvas download but not named as Canvas "
+                            "names files (<name>[_LATE]_<userid>_<fileid>_<file>); rename it or grade it alone")
         else:
             rest.append(child)
-    entries, problems = [], []
-    for student, files in sorted(groups.items()):
+    entries = []
+    for _, files in sorted(groups.items()):
+        student = min(files, key=lambda f: f.file_id).student  # one id, whatever name a later file has
         path = _one_submission(student, files, ws, shown, problems)
         original = ", ".join(sorted(f.path.name for f in files))
         entries.append(Entry(student, path, "canvas", any(f.late for f in files), original))
