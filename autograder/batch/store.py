@@ -145,7 +145,7 @@ def report_from_dict(data: dict) -> Report:
     tasks = tuple(
         TaskResult(t["id"], t["title"], t["score"], t["max_score"], tuple(
             CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]),
-                       c.get("output", ""))
+                       c.get("output", ""), bool(c.get("counted", True)))
             for c in t["cases"]
         ))
         for t in data["tasks"]

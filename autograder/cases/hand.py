@@ -125,4 +125,15 @@ def relu_cases() -> list[Case]:
                "a.grad stays 0.", a=0.0, upstream=3.0),
         _local("relu", "accumulate", "a already holds grad 2; the input -0.5 is negative, so the closure adds "
                "0 * out.grad: a.grad stays 2 (not 0: add, do not overwrite).", a=-0.5, preset=[2.0], upstream=5.0),
+        _local("relu", "at-zero-held", "relu(0) = 0 and its derivative at 0 is 0: the closure adds 0 * out.grad, so "
+               "the grad a already held, 1.5, stays 1.5.", a=0.0, preset=[1.5], upstream=-2.0),
+        case("relu", "hand-at-zero-graph", "ops.graph",
+             {"op": "relu", "leaves": [1.5, -2.0],
+              "nodes": [{"args": [0, 1], "coefs": [2.0, 1.5]}, {"args": [2]}, {"args": [3, 0], "coefs": [4.0, 1.0]}],
+              "upstream": 2.0},
+             title="out = 4 * relu(2*x + 1.5*y) + x with x = 1.5, y = -2 (relu's input is exactly 0), "
+                   "every _backward() called in turn, out.grad = 2",
+             derivation="2*x + 1.5*y = 3 - 3 = 0, so relu gives 0 and passes no gradient (its derivative at 0 is 0). "
+                        "Only the direct path reaches x: x.grad = 1 * out.grad = 2, y.grad = 0.",
+             hint=HINTS["relu/at-zero"]),
     ]

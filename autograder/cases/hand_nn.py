@@ -73,6 +73,25 @@ def mlp_cases(activation: str) -> list[Case]:
             "One layer of one neuron with 2 inputs; it is the last layer, so it is linear (nonlin False)."),
         mlp("wide-first", 1, [3, 2], "MLP(1, [3, 2])",
             "Layer 0: 3 neurons of 1 input, nonlin; layer 1: 2 neurons of 3 inputs, linear."),
+        *mlp_call_cases(activation),
+    ]
+
+
+def mlp_call_cases(activation: str) -> list[Case]:
+    stand_in = ("The MLP's layers are replaced by stand-ins: output j of layer i is (i+1)*10 + j + 1*x0 + 2*x1 "
+                "+ ..., one Value when the layer has one output. ")
+
+    def call(name, nin, nouts, x, title, derivation):
+        p = {"nin": nin, "nouts": nouts, "x": x, "activation": activation}
+        return case("mlp", f"hand-call-{name}", "nn.mlp_call", p, title=title, derivation=stand_in + derivation,
+                    hint="MLP.__call__ feeds each layer the previous layer's output, every layer in order, "
+                         "the last one included, and returns what the last layer returned.")
+    return [
+        call("README", 3, [4, 4, 1], [1.0, 0.5, -1.0], "MLP(3, [4, 4, 1]) called on x = (1, 0.5, -1)",
+             "Layer 0: 1 + 1 - 3 = -1, so 9, 10, 11, 12; layer 1: 20 + 9 + 20 + 33 + 48 = 130, so 130 ... 133; "
+             "layer 2: 30 + 130 + 262 + 396 + 532 = 1350, one Value."),
+        call("two-out", 2, [3, 2], [2.0, -1.0], "MLP(2, [3, 2]) called on x = (2, -1)",
+             "Layer 0: 2 - 2 = 0, so 10, 11, 12; layer 1: 20 + 10 + 22 + 36 = 88, so [88, 89]: a list of two."),
     ]
 
 

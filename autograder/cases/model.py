@@ -25,6 +25,9 @@ class Case:
     derivation: str = ""         # hand-derived cases: how the expected numbers follow
     hint: str = ""               # what to think about when it fails
     torch: bool = True           # cross-check the golden against the torch adapter
+    # tasks whose own cases must all pass for this case to count: an end-to-end case runs the
+    # student's backward() too, and a bug there is charged to the backward task, not again here
+    needs: tuple[str, ...] = ()
 
     def to_job(self) -> dict[str, Any]:
         """What the child receives: the program and its inputs, nothing expected."""

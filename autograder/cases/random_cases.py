@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 
 from autograder.cases import random_graphs as graphs
+from autograder.cases.graph_text import describe
 from autograder.cases.common import SYMBOL, away, case, describe_local, fmt, r3
 from autograder.cases.model import Case
 
 # How many random cases of each kind a task gets: (public, hidden).
-COUNTS = {"local": (1, 2), "graph": (2, 3)}
+COUNTS = {"local": (1, 2), "graph": (2, 3), "end-to-end": (2, 2)}
 
 
 def _upstream(rng: random.Random) -> float:
@@ -60,8 +61,29 @@ def op_cases(op: str, rng: random.Random, prefix: str, vis) -> list[Case]:
         n_ops = sum("coefs" not in s for s in g["nodes"])
         title = (f"a graph of {n_ops} '{SYMBOL[op]}' nodes and {len(g['nodes']) - n_ops} kit nodes on "
                  f"{len(g['leaves'])} leaves, every _backward() called in turn, out.grad = {fmt(p['upstream'])}")
-        out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.graph", p, title=title, visibility=vis))
+        out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.graph", p, title=title, visibility=vis,
+                        derivation=describe(g, op) if vis == "public" else ""))
+    for _ in range(COUNTS["end-to-end"][vis == "hidden"]):
+        out.append(end_to_end_case(op, rng, f"{prefix}-{len(out) + 1}", vis))
     return out
+
+
+def end_to_end_case(op: str, rng: random.Random, name: str, vis) -> Case:
+    """A graph of op and kit nodes, back-propagated by the student's backward(): charged to op,
+    and counted only while the backward task passes its own cases (see Case.needs)."""
+    g = graphs.op_graph(rng, op, n_leaves=rng.randint(2, 3), n_nodes=rng.randint(4, 8))
+    if op == "relu":
+        g = graphs.with_relu_at_zero(rng, g)
+    n_ops = sum("coefs" not in s for s in g["nodes"])
+    title = (f"end to end: {n_ops} '{SYMBOL[op]}' nodes and {len(g['nodes']) - n_ops} kit nodes on "
+             f"{len(g['leaves'])} leaves, then your backward() from the last node")
+    if op == "relu":
+        title += " (one relu gets exactly 0)"
+    hint = (f"Every other {op} case calls your closures one by one; this one walks the graph with your "
+            f"backward(), so the node {SYMBOL[op]} makes must hold in _prev the Values it was computed from "
+            "(and nothing else: not a number such as an exponent).")
+    return case(op, name, "ops.through_backward", {"op": op, **g}, title=title, hint=hint, visibility=vis,
+                needs=("backward",), derivation=describe(g, op) if vis == "public" else "")
 
 
 def backward_cases(rng: random.Random, prefix: str, vis) -> list[Case]:
@@ -83,5 +105,5 @@ def backward_cases(rng: random.Random, prefix: str, vis) -> list[Case]:
             title = f"a graph of {len(g['nodes'])} nodes with shared sub-expressions on {len(g['leaves'])} leaves"
         p = {**g, "calls": calls}
         out.append(case("backward", f"{prefix}-{len(out) + 1}", "backward.graph", p, title=title,
-                        visibility=vis))
+                        visibility=vis, derivation=describe(g) if vis == "public" else ""))
     return out

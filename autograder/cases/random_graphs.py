@@ -159,3 +159,21 @@ def mix_chain(rng: random.Random, *, depth: int, n_leaves: int = 2) -> dict:
         nodes.append({"args": args, "coefs": [away(rng, 0.5, 1.5) for _ in args]})
         prev = n_leaves + len(nodes) - 1
     return {"leaves": leaves, "nodes": nodes}
+
+
+def with_relu_at_zero(rng: random.Random, g: dict) -> dict:
+    """g with one more relu whose input is exactly 0, joined to the root by a kit node.
+
+    The zero is x_i * x_j - x_j * x_i over two leaves (exact in floats); relu's
+    derivative there is 0, so a closure that passes the gradient at 0 (>= 0 for > 0)
+    sends a share to both leaves that a correct one does not.
+    """
+    n_leaves, nodes = len(g["leaves"]), [dict(s) for s in g["nodes"]]
+    i, j = 0, n_leaves - 1
+    xi, xj = g["leaves"][i], g["leaves"][j]
+    zero = n_leaves + len(nodes)
+    nodes.append({"args": [i, j], "coefs": [xj, -xi]})
+    nodes.append({"args": [zero]})
+    root = n_leaves + len(g["nodes"]) - 1
+    nodes.append({"args": [root, zero + 1], "coefs": [away(rng, 0.5, 1.5), away(rng, 0.5, 1.5)]})
+    return {"leaves": list(g["leaves"]), "nodes": nodes}

@@ -41,6 +41,13 @@ def mlp(rng: random.Random, activation: str):
     return "nn.mlp", {"nin": nin, "nouts": nouts, "activation": activation}, f"MLP({nin}, {nouts})"
 
 
+def mlp_call(rng: random.Random, activation: str):
+    nin, nouts = rng.randint(1, 4), [rng.randint(1, 4) for _ in range(rng.randint(2, 4))]
+    x = _nums(rng, nin)
+    return ("nn.mlp_call", {"nin": nin, "nouts": nouts, "x": x, "activation": activation},
+            f"MLP({nin}, {nouts}) called on x = ({', '.join(fmt(v) for v in x)}), its layers stand-ins")
+
+
 def parameters(rng: random.Random, activation: str):
     kind, nin = rng.choice(("neuron", "layer", "mlp")), rng.randint(1, 4)
     p: dict = {"kind": kind, "nin": nin}
@@ -83,6 +90,7 @@ GENERATORS = {"neuron": neuron, "layer": layer, "mlp": mlp, "parameters": parame
 def nn_cases(task: str, rng: random.Random, prefix: str, vis, activation: str) -> list[Case]:
     out = []
     for i in range(PER_TASK[vis]):
-        program, p, title = GENERATORS[task](rng, activation)
+        make = mlp_call if task == "mlp" and i % 2 else GENERATORS[task]  # MLP: its structure, then its call
+        program, p, title = make(rng, activation)
         out.append(case(task, f"{prefix}-{i + 1}", program, p, title=title, visibility=vis))
     return out

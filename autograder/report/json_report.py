@@ -5,7 +5,8 @@ SCHEMA history:
      tasks[id, title, score, max_score, status, cases[id, status, visibility, message, title, details]]
   2: cases[output]: what the student's code printed during a public case that did not pass
      (capped, "" otherwise; never a hidden case's), and import_output: what it printed while
-     it was imported, when an import failed ("" otherwise)
+     it was imported, when an import failed ("" otherwise); cases[counted]: false for an
+     end-to-end case whose failure is charged to another task (backward()) and not to this one
 """
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def report_dict(report: Report) -> dict:
                         "title": c.title,
                         "details": list(c.details),
                         "output": c.output,
+                        "counted": c.counted,
                     }
                     for c in t.cases
                 ],

@@ -22,6 +22,7 @@ class CaseResult:
     title: str = ""                   # what the case does (public cases)
     details: tuple[str, ...] = ()     # got / expected lines, derivation, hint (public cases)
     output: str = ""                  # what the code printed, capped (a public case that did not pass)
+    counted: bool = True              # False: a failure charged to another task (see Case.needs), not this one
 
 
 @dataclass(frozen=True)

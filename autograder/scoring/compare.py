@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+from autograder.cases.graph_text import entry_name
 from autograder.runner.protocol import BadValue
 
 MAX_LINES = 6
@@ -41,7 +42,7 @@ def _compare_value(name, got, expected, rel_tol, abs_tol) -> list[str]:
             return []
         i = wrong[0]
         more = f" ({len(wrong)} of {len(expected)} entries differ)" if len(wrong) > 1 else ""
-        return [f"{name}[{i}]: got {_show(got[i])}, expected {_show(expected[i])}{more}"]
+        return [f"{entry_name(name, i)}: got {_show(got[i])}, expected {_show(expected[i])}{more}"]
     if isinstance(got, BadValue):
         return [f"{name}: got {got}, expected the number {_show(expected)}"]
     if isinstance(got, list):

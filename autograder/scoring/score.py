@@ -4,6 +4,8 @@ Partial credit in a task follows the share of its cases that passed.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from autograder import __version__
 from autograder.cases.model import Case
 from autograder.config import Rubric
@@ -35,6 +37,7 @@ def score_run(
         outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
         explain = TASK_MODULE[case.task] not in broken_modules
         by_task.setdefault(case.task, []).append(_case_result(case, outcome, goldens[case.id], rubric, explain))
+    by_task = _charge_elsewhere(cases, by_task)
     tasks = tuple(
         _task_result(task, by_task[task], rubric) for task in TASKS if task in by_task
     )
@@ -67,8 +70,32 @@ def crashed_report(submission: str, reason: str, rubric: Rubric, tasks: list[str
 
 def _task_result(task: str, cases: list[CaseResult], rubric: Rubric) -> TaskResult:
     points = float(rubric.points[task])
-    passed = sum(c.status == "passed" for c in cases)
-    return TaskResult(task, TASKS[task], round(points * passed / len(cases), 6), points, tuple(cases))
+    counted = [c for c in cases if c.counted]
+    passed = sum(c.status == "passed" for c in counted)
+    return TaskResult(task, TASKS[task], round(points * passed / len(counted), 6) if counted else 0.0, points,
+                      tuple(cases))
+
+
+NOT_COUNTED = " (not counted here: your {needs} fails its own cases, and is charged there; fix it first)"
+
+
+def _charge_elsewhere(cases: list[Case], by_task: dict[str, list[CaseResult]]) -> dict[str, list[CaseResult]]:
+    """A case that needs other tasks (an end-to-end case needs backward()) counts only when those
+    pass all their own cases; else its failure is charged to them, not again to its task.
+    Whether a task is sound is judged on its own cases only, so the rule never goes round in circles."""
+    own = {c.id for c in cases if not c.needs}
+    sound = {task: all(r.status == "passed" for r in results if r.id in own) and any(r.id in own for r in results)
+             for task, results in by_task.items()}
+    needs = {c.id: c.needs for c in cases if c.needs}
+    out = {}
+    for task, results in by_task.items():
+        out[task] = [
+            replace(r, counted=False, message=r.message + NOT_COUNTED.format(needs=", ".join(needs[r.id])))
+            if r.id in needs and r.status != "passed" and not all(sound.get(t, True) for t in needs[r.id])
+            else r
+            for r in results
+        ]
+    return out
 
 
 def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric, explain: bool = True) -> CaseResult:
@@ -85,7 +112,7 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
         problems = compare(outcome.obs, golden, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
         if not problems:
             return result("passed", "")
-        return result("failed", problems[0], tuple(problems[1:]) + _explain(case))
+        return result("failed", problems[0], tuple(problems[1:]) + _explain(case, outcome))
     where = f" ({outcome.where})" if outcome.where else ""
     if outcome.status == "missing":
         return result("missing", f"not written yet: {outcome.message}")
@@ -93,14 +120,21 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
         return result("timeout", outcome.message or f"took longer than {rubric.case_timeout:g} s")
     if not explain and not outcome.where:  # its module did not import: the derivation would not help
         return result("error", outcome.message)
-    return result("error", f"{outcome.message}{where}", _explain(case))
+    return result("error", f"{outcome.message}{where}", _explain(case, outcome))
 
 
-def _explain(case: Case) -> tuple[str, ...]:
+COMPOSITE = ("note: your {op} is built from other operations, so the kit ran the _backward of every node it "
+             "made, not one closure: look at those operations' closures (and how they combine) too.")
+
+
+def _explain(case: Case, outcome: CaseOutcome) -> tuple[str, ...]:
     lines = []
     if case.derivation:
         lines.append(f"derivation: {case.derivation}")
-    if case.hint:
+    if outcome.obs.get("composite") == 1.0:
+        # the hint names a formula of the one-closure form (1 - t**2): the observations say there is none
+        lines.append(COMPOSITE.format(op=case.task))
+    elif case.hint:
         lines.append(f"hint: {case.hint}")
     return tuple(lines)
 

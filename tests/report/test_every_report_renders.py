@@ -20,7 +20,7 @@ from autograder.report.model import STATUSES, CaseResult, Report, TaskResult
 from autograder.report.summary import build_summary, render_markdown
 from autograder.report.text import print_report
 from autograder.tasks import TASK_IDS
-from tests.report.report_fakes import Row
+from report_fakes import Row
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60) | st.sampled_from(
     ["", "[bold]x[/bold]", "<script>alert(1)</script>", "=cmd|' /C calc'!A0", "x" * 5000, "ünïcødé ✓ \n two lines"])

@@ -7,6 +7,14 @@ nothing about order.
 """
 
 
+class ApiMismatch(TypeError):
+    """The student's Value lacks what the exercise API requires for the kit to build its nodes."""
+
+
+API_NEEDS = ("the exercise API needs Value(number) to make a node, and a node whose _prev (its children) "
+             "and _backward (its chain-rule closure) can be set, as micrograd's Value has")
+
+
 def mix(api, children, coefs):
     """A kit node worth sum(c * child.data) over (child, c), differentiated by the kit.
 
@@ -14,6 +22,10 @@ def mix(api, children, coefs):
     so a student's backward() walks it in the same order on every run. An engine
     may build the node itself (the torch adapter's `native_mix`, so that torch,
     not the kit, differentiates it).
+
+    The node is made with Value(number) alone and given its children afterwards:
+    students' constructors differ past the first argument (keyword-only children,
+    a label second, other names), and the kit must not depend on any of that.
     """
     unique, weight = [], {}
     for child, c in zip(children, coefs):
@@ -26,18 +38,74 @@ def mix(api, children, coefs):
     if native is not None:
         return native([child for child, _ in pairs], [c for _, c in pairs])
 
-    node = api.Value(sum(c * child.data for child, c in pairs), tuple(unique), "mix")
+    node = _linked(api, sum(c * child.data for child, c in pairs), tuple(unique))
 
     def _backward():
         # d(node)/d(child) = c: each child gets its coefficient times the node's grad
         for child, c in pairs:
             child.grad += c * node.grad
-    node._backward = _backward
     try:
-        node._prev = tuple(unique)  # a fixed order, whatever container the engine uses
+        node._backward = _backward
     except AttributeError:
-        pass
+        raise ApiMismatch(f"your Value does not let _backward be set: {API_NEEDS}") from None
+    try:
+        node._op = "mix"
+    except AttributeError:
+        pass  # _op is for reading graphs only
     return node
+
+
+def _linked(api, value, children):
+    """Value(value) with _prev = children (a tuple: a fixed order, whatever container the engine uses)."""
+    try:
+        node = api.Value(value)
+    except TypeError as err:
+        raise ApiMismatch(f"Value({value!r}) failed ({err}): {API_NEEDS}") from None
+    try:
+        node._prev = children
+        if tuple(node._prev) == children:
+            return node
+    except (AttributeError, TypeError):
+        pass
+    try:  # _prev computed from what the constructor got: give it there, as micrograd's signature does
+        node = api.Value(value, children, "mix")
+        if set(map(id, node._prev)) == set(map(id, children)):
+            return node
+    except (AttributeError, TypeError):
+        pass
+    raise ApiMismatch(f"your Value's _prev can't be set to a node's children: {API_NEEDS}")
+
+
+def backprop_op(api, node, known):
+    """node._backward(), then the closures of the graph the operation built underneath it.
+
+    An operation may be written with other operations (tanh as (e - 1) / (e + 1), with
+    e = (2*x).exp(), as the lecture does): its result's _prev are then intermediate
+    nodes, not the inputs. Their closures run after node's, in reverse topological
+    order, down to the nodes in `known` (the inputs and the kit's other nodes, by id),
+    which are never entered. Returns 1.0 if there was such a graph, else 0.0.
+    """
+    order, seen = [], set(known)
+    stack = [(node, False)]
+    while stack:  # iterative post-order: children before parents
+        n, done = stack.pop()
+        if done:
+            order.append(n)
+        elif id(n) not in seen:
+            seen.add(id(n))
+            stack.append((n, True))
+            stack.extend((child, False) for child in _children(api, n) if id(child) not in seen)
+    for n in reversed(order):
+        n._backward()
+    return 1.0 if any(_children(api, n) for n in order if n is not node) else 0.0
+
+
+def _children(api, node):
+    """The Values in node._prev (an int a buggy pow put there is not one)."""
+    try:
+        return [c for c in getattr(node, "_prev", ()) if isinstance(c, api.Value)]
+    except TypeError:
+        return []
 
 
 def build(api, p, make_op=None):

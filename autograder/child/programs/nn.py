@@ -74,6 +74,40 @@ def mlp(api, p):
     }
 
 
+class FakeLayer:
+    """Stands in for layer i of an MLP: output j is (i+1)*10 + j + sum((k+1) * x[k]); one Value
+    when the layer has one output (as micrograd's Layer returns), else a list."""
+
+    def __init__(self, api, i, nout):
+        self.api, self.i, self.nout = api, i, nout
+
+    def __call__(self, x):
+        xs = x if isinstance(x, (list, tuple)) else [x]
+        base = sum((k + 1) * number(self.api, xk) for k, xk in enumerate(xs))
+        outs = [self.api.Value((self.i + 1) * 10 + j + base) for j in range(self.nout)]
+        return outs[0] if self.nout == 1 else outs
+
+
+def mlp_call(api, p):
+    """MLP(nin, nouts) called on p["x"], its layers replaced by kit stand-ins: MLP.__call__ alone.
+
+    p: "nin", "nouts", "x", "activation". "outs" are the numbers the MLP returned (one
+    Value or a list), "is_single" is 1.0 when it returned one Value. A call that skips
+    a layer, or feeds each layer the first input instead of the previous output, shows.
+    "layers_built" is 1.0 when MLP.__init__ made one layer per entry of nouts (else the
+    call is not the MLP's own: the stand-ins would stand in for nothing).
+    """
+    m = construct(api.MLP, p["nin"], list(p["nouts"]), activation=p["activation"])
+    built = 1.0 if len(getattr(m, "layers", ())) == len(p["nouts"]) else 0.0  # __init__ did its part
+    m.layers = [FakeLayer(api, i, nout) for i, nout in enumerate(p["nouts"])]
+    out = m(list(p["x"]))
+    if isinstance(out, api.Value):
+        return {"layers_built": built, "is_single": 1.0, "outs": [out.data]}
+    if isinstance(out, (list, tuple)):
+        return {"layers_built": built, "is_single": 0.0, "outs": [number(api, o) for o in out]}
+    return {"layers_built": built, "is_single": 0.0, "outs": out}
+
+
 def parameters(api, p):
     """parameters() of a Neuron, a Layer or an MLP, compared by identity with n.w and n.b.
 

@@ -2,9 +2,12 @@
 
 Neither program calls backward(): `local` calls the closure of one node by hand,
 and `graph` calls the closures of a whole graph itself, in reverse creation
-order. So these cases grade the operation's chain rule and nothing else.
+order. So these cases grade the operation's chain rule and nothing else. An
+operation written with other operations (tanh from exp, / and -) has a graph of
+its own under its result: the kit runs those closures too (backprop_op), and
+says so in the observation "composite" (1, else 0), which no golden holds.
 """
-from ._graph import build
+from ._graph import backprop_op, build
 
 
 def apply(spec, args):
@@ -45,11 +48,60 @@ def local(api, p):
     for x, g in zip(inputs, p.get("preset", ())):
         x.grad = g
     out.grad = p["upstream"]
-    out._backward()
-    obs = {"out": out.data, "a.grad": a.grad}
+    composite = backprop_op(api, out, {id(x) for x in inputs})
+    obs = {"out": out.data, "a.grad": a.grad, "composite": composite}
     if len(inputs) == 2:
         obs["b.grad"] = inputs[1].grad
     return obs
+
+
+def through_backward(api, p):
+    """The same kind of graph as `graph`, back-propagated by the student's own backward().
+
+    The end-to-end case: the operation's nodes must also be walkable (their _prev hold
+    the Values they were made from, and nothing else), as every real backward() needs.
+    p as for `graph`, without "upstream": backward() seeds the root's grad with 1.
+    """
+    def make(spec, args):
+        return in_order(api, apply({**spec, "op": p["op"]}, args), args)
+
+    leaves, nodes = build(api, p, make)
+    root = nodes[-1]
+    root.backward()
+    return {"out": root.data, "leaf_grads": [x.grad for x in leaves]}
+
+
+def in_order(api, node, args):
+    """node with its _prev as a tuple in the order of its operands, when _prev is a set of them.
+
+    micrograd's _prev is a set, walked in the order of memory addresses: a backward() that
+    overwrites grads would give other numbers on other runs. A fixed order makes every
+    verdict and message the same on every run. Constants the operation wrapped (3 in a * 3)
+    follow the operands, and anything else (an exponent a buggy pow put there) stays, last;
+    a _prev of other nodes (an op built from other ops) is left as it is.
+    """
+    prev = getattr(node, "_prev", None)
+    if not isinstance(prev, (set, frozenset)):
+        return node  # a list or tuple has its order already
+    operands = {id(a) for a in args if isinstance(a, api.Value)}
+    values = [c for c in prev if isinstance(c, api.Value)]
+    constants = [c for c in values if id(c) not in operands and not _has_children(c)]
+    if len(values) != len(constants) + sum(id(c) in operands for c in values):
+        return node  # other nodes under it: an operation made of operations
+    ordered = list({id(a): a for a in args if any(a is c for c in values)}.values())
+    others = sorted((c for c in prev if not isinstance(c, api.Value)), key=repr)
+    try:
+        node._prev = tuple(ordered + sorted(constants, key=lambda c: repr(c.data)) + others)
+    except (AttributeError, TypeError):
+        pass
+    return node
+
+
+def _has_children(node):
+    try:
+        return bool(getattr(node, "_prev", ()))
+    except TypeError:
+        return False
 
 
 def graph(api, p):
@@ -64,9 +116,12 @@ def graph(api, p):
     leaves, nodes = build(api, p, lambda spec, args: apply({**spec, "op": p["op"]}, args))
     root = nodes[-1]
     root.grad = p["upstream"]
+    known = {id(x) for x in leaves} | {id(node) for node in nodes}
+    composite = 0.0
     for node in reversed(nodes):
-        node._backward()
+        composite = max(composite, backprop_op(api, node, known - {id(node)}))
     return {
+        "composite": composite,
         "out": root.data,
         "leaf_grads": [x.grad for x in leaves],
         "node_grads": [node.grad for node in nodes],
