@@ -45,6 +45,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "case_timeout": (0.5, 600.0),
     "import_timeout": (0.5, 600.0),
     "memory_mb": (256, 65536),
+    "submission_budget": (0.0, 7200.0),
 })
 HIDDEN_SEED_ENV = "AUTOGRADER_HIDDEN_SEED"
 CONFIG_NAME = "assignment.toml"
@@ -62,6 +63,9 @@ class Rubric:
     case_timeout: float = 3.0
     import_timeout: float = 5.0
     memory_mb: int = 1024
+    # seconds of wall time for all of one submission's cases; 0: derived from the cases
+    # (every task timing out twice, or a tenth of them running their full case_timeout)
+    submission_budget: float = 0.0
     activation: str = "tanh"
     hidden_seed: int | None = None
     forbidden_imports: tuple[str, ...] = ("torch", "jax", "tensorflow")
@@ -110,6 +114,12 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
     for key in ("rel_tol", "abs_tol", "case_timeout", "import_timeout"):
         if key in data:
             kwargs[key] = _in_range(data[key], key, source)
+    if "submission_budget" in data:
+        budget = _in_range(data["submission_budget"], "submission_budget", source)
+        if 0 < budget < 5:
+            raise ConfigError(f"{source}: submission_budget = {budget:g} can't work: 0 (derived from the cases) "
+                              "or at least 5 seconds")
+        kwargs["submission_budget"] = budget
     if "memory_mb" in data:
         kwargs["memory_mb"] = int(_in_range(data["memory_mb"], "memory_mb", source))
     if "activation" in data:

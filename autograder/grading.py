@@ -55,7 +55,8 @@ def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> 
 
 
 def limits_for(rubric: Rubric) -> Limits:
-    return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb)
+    return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb,
+                  submission_budget=rubric.submission_budget)
 
 
 def grade_path(

@@ -76,6 +76,7 @@ def public_rubric_toml(rubric: Rubric) -> str:
         f"case_timeout = {rubric.case_timeout!r}",
         f"import_timeout = {rubric.import_timeout!r}",
         f"memory_mb = {rubric.memory_mb}",
+        f"submission_budget = {rubric.submission_budget!r}",
         f"forbidden_imports = [{forbidden}]",
         f"allowed_imports = [{allowed}]",
         "",

@@ -32,7 +32,9 @@ from pathlib import Path
 
 CHILD_MAIN = Path(__file__).resolve().parent.parent / "child" / "main.py"
 STREAM_CAP = 16_384  # bytes of the child's real stdout / stderr kept, for notes
-TIMEOUT, DEAD = "timeout", "dead"
+TIMEOUT, DEAD, FLOOD = "timeout", "dead", "flood"
+MAX_QUEUED_LINES = 2_000   # result lines waiting to be read; past it a flood's lines are dropped
+READS_PER_WAKE = 16        # 64 KiB reads of the result pipe before the clock is looked at again
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,18 @@ class Limits:
     file_size_mb: int = 1              # largest file the child may write
     output_cap: int = 4000             # characters of a case's prints kept
     max_result_line: int = 1_000_000   # bytes; longer lines are dropped
+    max_case_bytes: int = 8_000_000    # bytes on the result pipe while one case is awaited: past it, a flood
+    max_case_lines: int = 2_000        # lines that are not the awaited result, per case: past it, a flood
+    submission_budget: float = 0.0     # seconds of wall time for all of a submission's cases; 0: derived
     open_files: int = 64
     stack_mb: int = 256                # deep enough for the child's recursion limit of 10,000
+
+    def budget(self, n_cases: int, n_tasks: int) -> float:
+        """The wall-clock budget of one submission: the rubric's, else enough for every task to time
+        out twice (the per-task limit) or for a tenth of the cases to run their full timeout."""
+        if self.submission_budget > 0:
+            return self.submission_budget
+        return self.import_timeout + self.case_timeout * max(2 * n_tasks, math.ceil(n_cases / 10), 1)
 
     def cpu_seconds(self, n_cases: int) -> int:
         """CPU time for a child running n_cases: a backstop, the wall-time deadlines come first."""
@@ -283,6 +295,8 @@ class Child:
         self.home = tempfile.mkdtemp(prefix="backprop-child-")
         self.lines: deque[bytes] = deque()
         self.partial = b""
+        self.received = 0          # bytes read from the result pipe, all told
+        self.flooded = 0           # lines dropped because MAX_QUEUED_LINES were already waiting
         self.skipping = False      # inside a line that grew past max_result_line
         self.dropped_long = 0
         self.result_open = True
@@ -343,18 +357,24 @@ class Child:
     # -- reading ---------------------------------------------------------------------------
 
     def next_line(self, deadline: float) -> bytes | str:
-        while not self.lines:
-            if not self.result_open:
-                return DEAD
+        """The clock is read before every line, queued or not: whatever the child writes, the
+        deadline holds."""
+        while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return TIMEOUT
+            if self.lines:
+                break
+            if not self.result_open:
+                return DEAD
             for key, _ in self.selector.select(min(remaining, 1.0)):
                 getattr(self, "_on_" + key.data)(key.fileobj)
         return self.lines.popleft()
 
     def _on_result(self, fd: int) -> None:
-        while self.result_open:
+        for _ in range(READS_PER_WAKE):  # then back to the clock: a child writing without end can't hold us
+            if not self.result_open:
+                return
             try:
                 chunk = os.read(fd, 1 << 16)
             except BlockingIOError:
@@ -363,6 +383,7 @@ class Child:
                 self.result_open = False
                 self.selector.unregister(fd)
                 return
+            self.received += len(chunk)
             self._split(chunk)
 
     def _split(self, chunk: bytes) -> None:
@@ -371,7 +392,10 @@ class Child:
             if len(line) > self.limits.max_result_line:
                 self.dropped_long += 1
             elif line and not (i == 0 and self.skipping):  # not the tail of an overlong line
-                self.lines.append(line)
+                if len(self.lines) < MAX_QUEUED_LINES:
+                    self.lines.append(line)
+                else:
+                    self.flooded += 1
         if complete:
             self.skipping = False
         if len(rest) > self.limits.max_result_line:
@@ -461,9 +485,13 @@ class Child:
                 return False
             time.sleep(0.01)
 
-    def stderr_tail(self, chars: int = 200) -> str:
-        """The last line the child wrote on its real stderr (a crash's reason), or ""."""
-        lines = bytes(self.streams["stderr"]).decode("utf-8", "replace").strip().splitlines()
+    def stderr_mark(self) -> int:
+        """Where the child's stderr (as kept) is now: stderr_tail(since=mark) sees only what came after."""
+        return len(self.streams["stderr"])
+
+    def stderr_tail(self, chars: int = 200, since: int = 0) -> str:
+        """The last line the child wrote on its real stderr since `since` (a crash's reason), or ""."""
+        lines = bytes(self.streams["stderr"][since:]).decode("utf-8", "replace").strip().splitlines()
         return lines[-1][-chars:] if lines else ""
 
 

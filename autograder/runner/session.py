@@ -26,7 +26,7 @@ from autograder.runner.packages import package_paths
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
-from autograder.runner.sandbox import DEAD, TIMEOUT, Child, Limits, describe_exit
+from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child, Limits, describe_exit
 
 MAX_TIMEOUTS_PER_TASK = 2
 DEFAULT_FORBIDDEN: tuple[str, ...] = Rubric.forbidden_imports
@@ -37,6 +37,8 @@ PIPE_LOST = {  # the child's exit status when the student's code broke one of it
     JOB_PIPE_LOST: "closed, replaced or wrote on the grader's job pipe",
 }
 PIPE_LOST_WHEN = {RESULT_PIPE_LOST: "during this case", JOB_PIPE_LOST: "during this case or the one before"}
+FLOODED = ("your code flooded the grader's result pipe {during} (more than the grader reads for one case): "
+           "the case fails")
 
 
 def new_nonce() -> str:
@@ -113,11 +115,14 @@ def run_cases(
     level = current_level()
     run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level,
                [name for name in allowed if name not in forbidden])
-    pending = list(cases)
-    while True:
-        pending = run.one_child(pending)
-        if not pending:
+    budget = limits.budget(len(cases), len({c.task for c in cases}))
+    run.budget, run.budget_end = budget, time.monotonic() + budget
+    pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
+    while pending:
+        if time.monotonic() >= run.budget_end:
+            run.out_of_budget(pending)
             break
+        pending = run.one_child(pending)
     return RunResult(run.imports or ImportOutcome({}), run.outcomes, level.name, run.notes())
 
 
@@ -131,6 +136,10 @@ class _Run:
         self.ignored = 0
         self.child_errors: list[str] = []
         self.payloads: dict[str, bytes] = {}  # case id -> its job as JSON, made once
+        self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
+        self.stderr_mark = 0                    # the child's stderr before the case under way
+        self.not_run = 0                        # cases the budget left no time for
+        self.floods = 0
 
     def _payload(self, case: Case) -> bytes:
         payload = self.payloads.get(case.id)
@@ -151,7 +160,7 @@ class _Run:
         try:
             for case in cases:  # while the child starts
                 self._payload(case)
-            imports = self._await(child, time.monotonic() + self.limits.import_timeout,
+            imports = self._await(child, min(time.monotonic() + self.limits.import_timeout, self.budget_end),
                                   lambda raw: parse_import(raw, nonce, output_cap=self.limits.output_cap))
             if not isinstance(imports, ImportOutcome):
                 self._import_failed(child, imports, cases)
@@ -160,14 +169,20 @@ class _Run:
             sent = self._send(child, cases[0]) if cases else None
             for i, case in enumerate(cases):
                 nonce, start = sent
+                # what the child writes on stderr from here is this case's (the one before has answered)
+                self.stderr_mark = child.stderr_mark()
                 raw = self._await(
-                    child, start + self.limits.case_timeout,
+                    child, min(start + self.limits.case_timeout, self.budget_end),
                     lambda raw, case_id=case.id, nonce=nonce: raw if answers(raw, case_id, nonce) else None)
                 if isinstance(raw, dict):
                     if i + 1 < len(cases):  # at once: the child runs it while this result is parsed
                         sent = self._send(child, cases[i + 1])
                     self.outcomes[case.id] = self._parse(raw, case, nonce)
                     continue
+                if raw == TIMEOUT and time.monotonic() >= self.budget_end:
+                    child.kill()
+                    self.out_of_budget(cases[i:])
+                    return []
                 self.outcomes[case.id] = self._lost(child, raw, case)
                 return self._skip_timed_out(cases[i + 1:])
             return []
@@ -190,11 +205,16 @@ class _Run:
         }
 
     def _await(self, child: Child, deadline: float, parse: Callable[[dict], object]):
-        """The first line `parse` accepts; TIMEOUT or DEAD. Lines it refuses are ignored (and counted)."""
+        """The first line `parse` accepts; TIMEOUT, DEAD or FLOOD. Lines it refuses are ignored (and
+        counted); past max_case_lines of them, or max_case_bytes read meanwhile, it is a FLOOD: what
+        the parent reads and keeps for one case is bounded whatever the child writes."""
+        start_bytes, refused = child.received, 0
         while True:
             line = child.next_line(deadline)
             if line in (TIMEOUT, DEAD):
                 return line
+            if refused > self.limits.max_case_lines or child.received - start_bytes > self.limits.max_case_bytes:
+                return FLOOD
             raw = decode_line(line)
             try:
                 parsed = parse(raw) if raw is not None else None
@@ -203,6 +223,7 @@ class _Run:
             if parsed is not None:
                 return parsed
             self.ignored += 1
+            refused += 1
 
     def _parse(self, raw: dict, case: Case, nonce: str) -> CaseOutcome:
         try:
@@ -212,7 +233,11 @@ class _Run:
         return outcome or CaseOutcome(case.id, "error", message="the result of this case could not be read")
 
     def _lost(self, child: Child, why: str, case: Case) -> CaseOutcome:
-        """The outcome of a case during which the child hung or ended."""
+        """The outcome of a case during which the child hung, ended or flooded the result pipe."""
+        if why == FLOOD:
+            child.kill()
+            self.floods += 1
+            return CaseOutcome(case.id, "error", message=FLOODED.format(during="during this case"))
         if why == TIMEOUT:
             self.timeouts[case.task] += 1
             return CaseOutcome(case.id, "timeout",
@@ -223,11 +248,15 @@ class _Run:
             status = RESULT_PIPE_LOST
         if status in PIPE_LOST:
             return CaseOutcome(case.id, "error", message=f"your code {PIPE_LOST[status]} {PIPE_LOST_WHEN[status]}")
-        self._remember_stderr(child)
+        if case.visibility == "public":  # a hidden case's stderr would show its inputs: never quoted
+            self._remember_stderr(child, since=self.stderr_mark)
         return CaseOutcome(case.id, "error", message=describe_exit(status))
 
     def _import_failed(self, child: Child, why: str, cases: list[Case]) -> None:
-        if why == TIMEOUT:
+        if why == FLOOD:
+            child.kill()
+            message = FLOODED.format(during="while it was imported")
+        elif why == TIMEOUT:
             message = (f"importing your code took longer than {self.limits.import_timeout:g} s: does a file "
                        "run something long when imported? (put it under `if __name__ == '__main__':`)")
         else:
@@ -242,6 +271,14 @@ class _Run:
         for case in cases:
             self.outcomes[case.id] = CaseOutcome(case.id, "error", message=message)
 
+    def out_of_budget(self, cases: list[Case]) -> None:
+        """The submission's time is up: its remaining cases time out, saying why."""
+        for case in cases:
+            self.outcomes[case.id] = CaseOutcome(
+                case.id, "timeout", message=f"not run: your code used up the {self.budget:g} s it has for all "
+                                            "its cases (the time budget); make the slow cases faster")
+        self.not_run += len(cases)
+
     def _skip_timed_out(self, cases: list[Case]) -> list[Case]:
         to_run = []
         for case in cases:
@@ -252,13 +289,16 @@ class _Run:
                 to_run.append(case)
         return to_run
 
-    def _remember_stderr(self, child: Child) -> None:
-        tail = child.stderr_tail()
+    def _remember_stderr(self, child: Child, since: int = 0) -> None:
+        tail = child.stderr_tail(since=since)
         if tail and tail not in self.child_errors:
             self.child_errors.append(tail)
 
     def notes(self) -> list[str]:
         notes = [f"the process running your code wrote this before it ended: {tail}" for tail in self.child_errors]
+        if self.not_run:
+            notes.append(f"the time budget of {self.budget:g} s for all cases ran out: {self.not_run} case(s) "
+                         "were not run and count as timed out")
         if self.ignored:
             notes.append(f"{self.ignored} line(s) on the grader's result pipe were not the awaited "
                          "case's result and were ignored (garbage, or written by your code)")

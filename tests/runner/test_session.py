@@ -497,3 +497,58 @@ def test_no_cases_still_reports_the_imports(tmp_path):
 def test_limits_cpu_time_follows_the_timeouts():
     limits = Limits(case_timeout=2.0, import_timeout=5.0)
     assert limits.cpu_seconds(10) == 26
+
+
+def test_does_a_flood_on_the_result_pipe_fail_its_case_in_time_with_bounded_memory(tmp_path):
+    """A correct engine flooding the result pipe (garbage lines on every fd) once held the parent
+    for minutes and kept full marks: now the case fails as a flood, fast, and the next one runs."""
+    import resource
+
+    root = make_student(tmp_path, """
+        def _flood(self):
+            import os, time
+            lines = b'{"case": "add/flood", "garbage": true}\\n' * 4096
+            end = time.monotonic() + 20
+            while time.monotonic() < end:
+                for fd in range(3, 256):
+                    try:
+                        os.write(fd, lines)
+                    except OSError:
+                        pass
+            return 1.0
+        Value.flood = _flood
+    """)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    result = run(root, [poke("add/flood", "flood"), add_case("add/after")], limits=Limits(case_timeout=5.0))
+    assert time.monotonic() - started < 8
+    flood = result.outcomes["add/flood"]
+    assert flood.status == "error" and "flooded the grader's result pipe" in flood.message
+    assert result.outcomes["add/after"].status == "ok"
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200_000  # KiB: the parent stays small
+
+
+def test_does_a_slow_burn_stop_at_the_submissions_time_budget(tmp_path):
+    """Every case sleeping just under its timeout once took minutes and kept full marks."""
+    root = make_student(tmp_path, """
+        def _slow(self):
+            import time
+            time.sleep(0.8)
+            return 1.0
+        Value.slow = _slow
+    """)
+    cases = [poke(f"add/slow-{i}", "slow") for i in range(10)]
+    started = time.monotonic()
+    result = run(root, cases, limits=Limits(case_timeout=1.0, import_timeout=3.0, submission_budget=3.0))
+    assert time.monotonic() - started < 5
+    statuses = [result.outcomes[c.id].status for c in cases]
+    assert statuses[0] == "ok" and statuses[-1] == "timeout"
+    assert "time budget" in result.outcomes["add/slow-9"].message
+    assert any("time budget of 3 s" in note for note in result.notes)
+
+
+def test_is_the_derived_budget_enough_for_every_task_to_time_out_twice():
+    limits = Limits(case_timeout=3.0, import_timeout=5.0)
+    assert limits.budget(153, 14) == 5.0 + 3.0 * 28
+    assert limits.budget(500, 14) == 5.0 + 3.0 * 50
+    assert Limits(submission_budget=60.0).budget(153, 14) == 60.0
