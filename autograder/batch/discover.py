@@ -5,6 +5,12 @@ Each argument may be one submission (a folder holding micrograd/ or engine.py, a
 Canvas (folder or zip), nbgrader (course root or submitted/), Gradescope export (folder
 or zip). Moodle's "<Full Name>_<id>_assignsubmission_file_" folders get "<Full Name>_<id>".
 Junk (.DS_Store, __MACOSX/, ...) and other files are skipped with a problem line.
+
+Only the input the instructor names alone can be an LMS download. Given several paths
+(`grade submissions/*`), each is a student's submission or a plain folder of them:
+a student's zip or folder holding a submission_metadata.yml or Canvas-style names is
+the student's own, opened under a student's limits, and never decides anyone's id.
+A symbolic link is never followed: its row says so.
 """
 from __future__ import annotations
 
@@ -33,20 +39,26 @@ def discover(paths: list[Path], workdir: Path | None = None) -> Discovery:
     ws = Workspace(workdir)
     found: list[Entry] = []
     problems: list[str] = []
+    lms = len(paths) == 1  # a download is named alone; among several paths each is a student's
     for arg in paths:
-        _argument(Path(arg).absolute(), ws, found, problems)
+        _argument(Path(arg).absolute(), ws, found, problems, lms=lms)
     entries = _finalise(found, problems)
     problems = [" ".join(p.split()) for p in problems]
     return Discovery(entries, problems, ws.root if ws.used else None)
 
 
-def _argument(arg: Path, ws: Workspace, found: list[Entry], problems: list[str]) -> None:
+def _argument(arg: Path, ws: Workspace, found: list[Entry], problems: list[str], *, lms: bool = True) -> None:
     shown = arg.name or str(arg)
-    if not arg.exists():
+    if arg.is_symlink():
+        found.append(Entry(arg.name, arg, "link", False, arg.name))  # graded as an error that says why
+    elif not arg.exists():
         problems.append(f"{arg}: no such file or folder")
     elif arg.is_dir() and not is_junk(arg):
-        _folder(arg, shown, ws, found, problems)
-    elif arg.suffix.lower() == ".zip" and _is_lms_zip(arg):
+        if not lms and _is_layout(arg) and not is_one_submission(arg):
+            problems.append(f"{shown}: looks like an LMS download, but was given among several paths: read as a "
+                            "folder of submissions; give a download alone to read it as one")
+        _folder(arg, shown, ws, found, problems, lms=lms)
+    elif arg.suffix.lower() == ".zip" and lms and _is_lms_zip(arg):
         dest = ws.new(f"unzipped/{sanitise(arg.stem)}")
         try:
             problems += unzip.extract(arg, dest)
@@ -60,9 +72,12 @@ def _argument(arg: Path, ws: Workspace, found: list[Entry], problems: list[str])
         _children([arg], None, found, problems)
 
 
-def _folder(folder: Path, shown: str, ws: Workspace, found: list[Entry], problems: list[str]) -> None:
+def _folder(folder: Path, shown: str, ws: Workspace, found: list[Entry], problems: list[str], *,
+            lms: bool = True) -> None:
     if is_one_submission(folder):
         found.append(Entry(folder.name, folder, "folder", False, folder.name))
+    elif not lms:
+        _children(children(folder), shown, found, problems)
     elif gradescope.looks_like(folder):
         entries, more = gradescope.find(folder, shown)
         found += entries
@@ -84,6 +99,9 @@ def _children(items: list[Path], shown: str | None, found: list[Entry], problems
     """Each item is one submission: a folder, .py, .ipynb or .zip; anything else is skipped."""
     for item in items:
         where = f"{shown}/{item.name}" if shown else str(item)
+        if item.is_symlink():  # never followed: a row whose grading says so
+            found.append(Entry(item.stem if item.suffix else item.name, item, "link", False, item.name))
+            continue
         problem = not_a_submission(item, where)
         if problem:
             problems.append(problem)

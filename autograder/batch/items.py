@@ -29,13 +29,14 @@ def children(folder: Path) -> list[Path]:
 
 def narrow(folder: Path, depth: int = 3) -> Path:
     """The submission inside a student's folder: the folder itself if it holds Python
-    code; else its only notebook or zip; else, through wrapper folders, what's inside."""
-    if is_one_submission(folder) or depth == 0:
+    code; else its only notebook or zip; else, through wrapper folders, what's inside.
+    Never through a symbolic link: the link itself is returned, and grading it says why."""
+    if folder.is_symlink() or is_one_submission(folder) or depth == 0:
         return folder
     kids = [p for p in children(folder) if not is_junk(p)]
     if any(p.is_file() and p.suffix.lower() == ".py" for p in kids):
         return folder
-    wrapped = [p for p in kids if is_submission_file(p)]
+    wrapped = [p for p in kids if is_submission_file(p) or p.is_symlink()]
     if len(wrapped) == 1:
         return wrapped[0]
     if len(kids) == 1 and kids[0].is_dir():

@@ -46,6 +46,9 @@ def prepare(path: Path, workdir: Path) -> Prepared:
     """Copy the submission at path into workdir/sub/micrograd/; raise SubmissionError if unusable."""
     path, workdir = Path(path), Path(workdir)
     problems: list[str] = []
+    if path.is_symlink():  # a link is never followed: it could lead to anyone's files
+        raise SubmissionError(f"{path.name} is a symbolic link, and links are not followed: hand in the files "
+                              "themselves")
     if not path.exists():
         raise SubmissionError(f"{path}: no such file or folder")
     if path.is_file():
@@ -68,8 +71,12 @@ def prepare(path: Path, workdir: Path) -> Prepared:
 
 def _from_folder(folder: Path, sub: Path, problems: list[str], workdir: Path) -> Prepared:
     base = _find_base(folder)
+    links = sorted(p.relative_to(folder).as_posix() for p in _links(folder))
+    if links:
+        problems.append(f"{', '.join(links[:5])}: symbolic link(s), not followed: hand in the files themselves")
     if base is None:
-        raise SubmissionError(f"no Python files in {folder.name or folder}")
+        raise SubmissionError(f"no Python files in {folder.name or folder}"
+                              + (f" ({problems[-1]})" if links else ""))
     if _has_package(base):
         return _copy_files(base / "micrograd", _python_files(base / "micrograd", deep=True), "micrograd/",
                            sub, problems, "package")
@@ -186,6 +193,17 @@ def _python_files(folder: Path, *, deep: bool = False) -> list[Path]:
     """The visible .py files in folder (and below it, if deep), sorted."""
     found = folder.rglob("*.py") if deep else folder.glob("*.py")
     return sorted(p for p in found if not _hidden(p.relative_to(folder)) and p.is_file() and not p.is_symlink())
+
+
+def _links(folder: Path, depth: int = MAX_DEPTH) -> list[Path]:
+    """The symbolic links in folder, a few levels down (not through links)."""
+    found: list[Path] = []
+    for p in _visible(folder):
+        if p.is_symlink():
+            found.append(p)
+        elif depth and p.is_dir():
+            found += _links(p, depth - 1)
+    return found
 
 
 def _has_package(folder: Path) -> bool:
