@@ -12,6 +12,10 @@ and 2-3 endless loops). Then times, as real `autograder` processes, wall clock:
   1. `grade DIR --out A --workers 1`   (a fresh out folder: everything graded)
   2. `grade DIR --out B --workers 2`   (fresh too)
   3. `grade DIR --out B --workers 2`   again: a resumed run with nothing to grade
+  4. `grade DIR+2 --out C --workers 2`  the same class plus two hostile students (skip with
+     --no-hostile): a slow burn (its cases sleep just under case_timeout) and a flood (a
+     correct engine that floods the result pipe in every case). The batch should take
+     about the honest class's time plus the slow burn's time budget (Limits.budget).
 
 The goldens are computed beforehand into a private AUTOGRADER_CACHE (an untimed
 warm-up grade of one submission), so both timed runs find them cached.
@@ -216,6 +220,52 @@ def make_class(dest: Path, count: int, seed: int) -> list[Made]:
     return made
 
 
+SLOW_BURN = """
+
+import time as _t
+
+_quiet_until = [0.0]
+_init = Value.__init__
+
+
+def _slow_init(self, *args, **kwargs):
+    # the first Value of a case sleeps just under case_timeout (3 s); the case then runs at once
+    if _t.monotonic() > _quiet_until[0]:
+        _t.sleep(2.85)
+        _quiet_until[0] = _t.monotonic() + 0.02
+    _init(self, *args, **kwargs)
+
+
+Value.__init__ = _slow_init
+"""
+
+FLOOD = """
+
+import os as _os
+
+_init = Value.__init__
+_lines = b'{"garbage": true}\\n' * 4096
+
+
+def _flooding_init(self, *args, **kwargs):
+    for fd in range(3, 256):  # the result pipe is one of them
+        try:
+            _os.write(fd, _lines)
+        except OSError:
+            pass
+    _init(self, *args, **kwargs)
+
+
+Value.__init__ = _flooding_init
+"""
+
+
+def add_hostile(dest: Path, solutions: dict[str, str]) -> None:
+    """Two students who try to hold the batch: zz-slow-burn and zz-flood (sorted last)."""
+    for student, tail in (("zz-slow-burn", SLOW_BURN), ("zz-flood", FLOOD)):
+        write_submission({**solutions, "engine.py": solutions["engine.py"] + tail}, "package", dest, student)
+
+
 # ---- running the CLI --------------------------------------------------------------------------
 
 def cli_grade(subs: Path, out: Path, workers: int, env: dict) -> tuple[float, subprocess.CompletedProcess]:
@@ -262,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=30,
                         help="submissions graded one by one in-process for the per-submission median (default 30)")
     parser.add_argument("--seed", type=int, default=1, help="for the class's mix and order (default 1)")
+    parser.add_argument("--no-hostile", action="store_true",
+                        help="skip run 4 (the class plus a slow-burn and a flooding student)")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
@@ -296,6 +348,16 @@ def main(argv: list[str] | None = None) -> int:
             loads[label] = f"{before} -> {load()}"
             if label.startswith("resume") and "0 graded now" not in done.stdout:
                 print(f"warning: the resumed run graded something:\n{done.stdout}")
+        if not args.no_hostile:
+            hostile_class = tmp / "class-hostile"
+            shutil.copytree(subs, hostile_class)
+            add_hostile(hostile_class, solution_texts())
+            before = load()
+            timings["workers 2, + slow burn + flood"], _ = cli_grade(hostile_class, tmp / "out-3", 2, env)
+            loads["workers 2, + slow burn + flood"] = f"{before} -> {load()}"
+            hostile_reports = read_reports(tmp / "out-3")
+            if len(hostile_reports) != len(made) + 2:
+                raise SystemExit(f"bench_batch: {len(hostile_reports)} reports for {len(made) + 2} submissions")
         reports = read_reports(tmp / "out-2")
         reports_1 = read_reports(tmp / "out-1")
         if len(reports) != len(made) or len(reports_1) != len(made):
@@ -350,6 +412,18 @@ def main(argv: list[str] | None = None) -> int:
           f"({', '.join(f'{m.student} {m.detail} {per[m.student]:.1f} s' for m in endless) or 'none'})")
     print(f"batch overhead (workers-1 wall minus estimated in-process grading of all): "
           f"{timings['workers 1'] - estimated_grading:.1f} s")
+    if not args.no_hostile:
+        from autograder.config import load_rubric
+        from autograder.grading import limits_for, select_cases
+
+        rubric = load_rubric(RUBRIC_FILE)
+        cases = select_cases(rubric, include_hidden=True)
+        budget = limits_for(rubric).budget(len(cases), len({c.task for c in cases}))
+        extra = timings["workers 2, + slow burn + flood"] - timings["workers 2"]
+        print(f"with one slow burn and one flood: {timings['workers 2, + slow burn + flood']:.1f} s vs "
+              f"{timings['workers 2']:.1f} s without (+{extra:.1f} s; a submission's time budget is {budget:g} s); "
+              f"slow burn {hostile_reports['zz-slow-burn']['score']:g}, flood {hostile_reports['zz-flood']['score']:g}"
+              " points")
     print(f"sandbox level: {', '.join(sandboxes)}")
     if differing:
         print(f"warning: scores differ between the workers-1 and workers-2 runs for {', '.join(differing)}")

@@ -36,7 +36,8 @@ REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS = REPO / "solutions" / "micrograd"
 EXERCISES = REPO / "exercises" / "micrograd"
 MODULES = ("engine", "nn", "train")
-RUBRIC = {"case_timeout": 1.0, "import_timeout": 2.0, "memory_mb": 512, "hidden_seed": 20240917}
+RUBRIC = {"case_timeout": 1.0, "import_timeout": 2.0, "memory_mb": 512, "hidden_seed": 20240917,
+          "submission_budget": 8.0}
 HONEST = ("honest-1", "honest-2")
 VICTIM = "zz-victim"                     # sorts after "sabotage": graded after it
 BIG = 60 * 2**20                         # "huge": larger than every limit of the loader
@@ -425,6 +426,29 @@ HOSTILES: tuple[Hostile, ...] = (
       attack=IGNORE_SIGNALS + "while True:\n    pass"),
     H("sleep-case", "time.sleep(10000) inside relu's _backward", "relu times out; nothing else lost",
       task="relu", attack="import time\ntime.sleep(10_000)"),
+    H("slow-burn", "the first Value of every case sleeps just under case_timeout (0.9 of 1 s), so no case "
+      "times out and a class's batch would wait minutes", "the submission's time budget (8 s) ends it: the rest "
+      "time out; no more than its honest twin", module="engine", at="bottom", honest="same", confined=False,
+      attack="""import time as _hx_t
+_hx_quiet = [0.0]
+_hx_init = Value.__init__
+def _hx_slow_init(self, *a, **k):
+    if _hx_t.monotonic() > _hx_quiet[0]:
+        _hx_t.sleep(0.9)
+        _hx_quiet[0] = _hx_t.monotonic() + 0.02
+    _hx_init(self, *a, **k)
+Value.__init__ = _hx_slow_init"""),
+    H("flood-pipe", "writes 4,096 garbage lines to every fd 3..255 (the result pipe among them) in add's "
+      "_backward, again and again for 30 s", "add fails as a flood, fast; the parent reads a bounded amount; "
+      "the rest keep their points", task="add", attack="""import os, time
+_hx_lines = b'{"garbage": true}\\n' * 4096
+_hx_end = time.monotonic() + 30
+while time.monotonic() < _hx_end:
+    for _hx_fd in range(3, 256):
+        try:
+            os.write(_hx_fd, _hx_lines)
+        except OSError:
+            pass"""),
     # ---- memory --------------------------------------------------------------------------
     H("memory-bomb", "fills memory (32 MiB strings) inside pow's _backward", "pow errors (memory limit), the rest keep "
       "their points", task="pow", attack="hog = []\nwhile True:\n    hog.append(b'x' * (32 << 20))"),
