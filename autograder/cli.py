@@ -10,7 +10,6 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.exercises import MarkerError, check_exercises, write_exercises
 from autograder.goldens.compute import KitError
 from autograder.tasks import TASK_IDS
 
@@ -66,9 +65,27 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _instructors(command: str):
+    """The module behind an instructor's command; a student's handout leaves those out."""
+    import importlib
+
+    try:
+        return importlib.import_module(INSTRUCTOR_MODULES[command])
+    except ModuleNotFoundError as err:
+        if not (err.name or "").startswith("autograder."):
+            raise
+        raise UsageError(f"`autograder {command}` is an instructor's command: this copy of the autograder "
+                         "(a student's handout) only checks your work (`autograder check`)") from None
+
+
+# command -> the package it needs, which a handout does not ship
+INSTRUCTOR_MODULES = {"handout": "autograder.handout.write", "exercises": "autograder.exercises",
+                      "grade --out": "autograder.batch.cli_batch"}
+
+
 def _handout(args) -> int:
-    from autograder.handout import write_handout
-    from autograder.handout.write import HandoutError
+    handout = _instructors("handout")
+    write_handout, HandoutError = handout.write_handout, handout.HandoutError
 
     from autograder.config import is_public_seed
 
@@ -104,7 +121,7 @@ def _grade(args) -> int:
         return _check(args)
     if args.task or args.format != "text":
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
-    from autograder.batch.cli_batch import run_batch_command
+    run_batch_command = _instructors("grade --out").run_batch_command
     try:
         rubric = load_rubric(args.config)
     except ConfigError as err:
@@ -132,6 +149,9 @@ def _check(args) -> int:
 
 
 def _exercises(args) -> int:
+    exercises = _instructors("exercises")
+    MarkerError, check_exercises, write_exercises = (
+        exercises.MarkerError, exercises.check_exercises, exercises.write_exercises)
     if not args.solutions.is_dir():
         raise UsageError(f"no solutions folder at {args.solutions}")
     try:

@@ -124,3 +124,22 @@ def test_is_the_warning_about_the_public_seed_printed_only_for_it(tmp_path, caps
     config.write_text("hidden_seed = 4242\n")
     main(["handout", str(tmp_path / "b"), "--config", str(config)])
     assert "warning" not in capsys.readouterr().err
+
+
+def test_does_the_handout_ship_only_the_student_side_of_the_autograder(handout):
+    """Batch grading, LMS layouts, the handout writer, the exercise generator and the torch adapter stay home."""
+    shipped = sorted(p.name for p in (handout / "autograder").iterdir() if p.name != "__pycache__")
+    assert shipped == sorted([
+        "__init__.py", "__main__.py", "cases", "child", "cli.py", "config.py", "files.py", "goldens", "grading.py",
+        "paths.py", "public_goldens.json", "pytest_plugin.py", "report", "runner", "scoring", "submission",
+        "tasks.py", "zips.py"])
+
+
+@pytest.mark.parametrize("argv", [["handout", "x"], ["exercises", "--check"], ["grade", ".", "--out", "o"]])
+def test_does_an_instructors_command_in_a_handout_say_so_in_one_line(handout, tmp_path, argv):
+    site = sysconfig.get_paths()["purelib"]
+    code = ("import sys; sys.path[:0] = ['.', %r]\n"
+            "from autograder.cli import main; raise SystemExit(main(%r))" % (site, argv))
+    done = subprocess.run([sys.executable, "-S", "-c", code], cwd=handout, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert "an instructor's command" in done.stderr and "Traceback" not in done.stderr
