@@ -222,17 +222,22 @@ def make_class(dest: Path, count: int, seed: int) -> list[Made]:
 
 SLOW_BURN = """
 
+import sys as _sys
 import time as _t
 
-_quiet_until = [0.0]
+_seen = set()
 _init = Value.__init__
 
 
 def _slow_init(self, *args, **kwargs):
-    # the first Value of a case sleeps just under case_timeout (3 s); the case then runs at once
-    if _t.monotonic() > _quiet_until[0]:
+    # once per case (a case program's params dict, found up the stack), sleep just under case_timeout (3 s)
+    frame = _sys._getframe(1)
+    while frame is not None and not isinstance(frame.f_locals.get("p"), dict):
+        frame = frame.f_back
+    key = id(frame.f_locals["p"]) if frame is not None else None
+    if key not in _seen:
+        _seen.add(key)
         _t.sleep(2.85)
-        _quiet_until[0] = _t.monotonic() + 0.02
     _init(self, *args, **kwargs)
 
 

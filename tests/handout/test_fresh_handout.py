@@ -15,18 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.config import load_rubric
-from autograder.handout import write_handout
-from autograder.paths import KIT_ROOT
-
-RUBRIC = load_rubric(KIT_ROOT / "assignment.toml")
 
 
-@pytest.fixture(scope="module")
-def handout(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("fresh") / "hw1"
-    write_handout(out, rubric=RUBRIC)
-    return out
 
 
 def _fresh_env(tmp_path: Path) -> dict:

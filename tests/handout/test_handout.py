@@ -18,12 +18,6 @@ from autograder.paths import KIT_ROOT, SOLUTIONS
 RUBRIC = load_rubric(KIT_ROOT / "assignment.toml")
 
 
-@pytest.fixture(scope="module")
-def handout(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("handout") / "hw1"
-    write_handout(out, rubric=RUBRIC)
-    return out
-
 
 def _texts(root: Path):
     for path in root.rglob("*"):
