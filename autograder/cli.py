@@ -10,7 +10,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.goldens.compute import KitError
+from autograder.errors import ExitCode, KitError, UserError
 from autograder.tasks import TASK_IDS
 
 EXAMPLES = """\
@@ -24,7 +24,7 @@ examples:
 """
 
 
-class UsageError(Exception):
+class UsageError(UserError):
     """A bad flag or input: one line on stderr, exit 2."""
 
 
@@ -177,13 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
-    except UsageError as err:
+        return int(args.run(args))
+    except UserError as err:  # every user's mistake, wherever it was found: one line
         print(f"autograder: {err}", file=sys.stderr)
-        return 2
+        return ExitCode.USAGE_ERROR
     except KitError as err:
-        print(f"autograder: internal error of the kit: {err}", file=sys.stderr)
-        return 2
+        print(f"autograder: internal error of the kit (please report it): {err}", file=sys.stderr)
+        return ExitCode.KIT_BUG
     except KeyboardInterrupt:
         print("autograder: interrupted", file=sys.stderr)
-        return 130
+        return ExitCode.INTERRUPTED

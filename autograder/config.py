@@ -19,6 +19,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from autograder.errors import UserError
 from autograder.tasks import TASK_IDS
 
 DEFAULT_POINTS: Mapping[str, float] = MappingProxyType({
@@ -51,7 +52,7 @@ HIDDEN_SEED_ENV = "AUTOGRADER_HIDDEN_SEED"
 CONFIG_NAME = "assignment.toml"
 
 
-class ConfigError(ValueError):
+class ConfigError(UserError, ValueError):
     """A rubric file that can't be used: one line saying what and where."""
 
 

@@ -26,6 +26,7 @@ from autograder.batch.progress import progress_bar
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.worker import GradeOne, grade_hidden, prepare_hidden
 from autograder.config import Rubric
+from autograder.errors import UserError
 from autograder.report.model import Report
 from autograder.scoring import crashed_report
 
@@ -41,7 +42,7 @@ class Entry(Protocol):
     original: Path | str
 
 
-class BatchInputError(ValueError):
+class BatchInputError(UserError, ValueError):
     """Entries or an output folder that can't be graded into: one line."""
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Mapping
 
 from autograder.batch.keys import GradeKey
+from autograder.errors import UserError
 from autograder.report.json_report import report_dict
 from autograder.report.model import CaseResult, Report, TaskResult
 
@@ -40,7 +41,7 @@ CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, inputs TEXT NOT NULL,
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
 
-class StoreError(Exception):
+class StoreError(UserError):
     """A gradebook file that can't be used: one line saying what to do."""
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from autograder.errors import UserError
 from autograder.tasks import TASK_IDS
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)#\s*BEGIN SOLUTION\b(?P<rest>.*)$")
@@ -21,7 +22,7 @@ END = re.compile(r"^[ \t]*#\s*END SOLUTION\b")
 HEADER = re.compile(r"^\s*(?P<task>[a-z_]+)\s*:\s*(?P<what>\S.*?)\s*$")
 
 
-class MarkerError(ValueError):
+class MarkerError(UserError, ValueError):
     """A solution file whose markers are unbalanced, nested or malformed."""
 
 

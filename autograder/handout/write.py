@@ -14,6 +14,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.config import Rubric
+from autograder.errors import UserError
 from autograder.files import write_text_atomic
 from autograder.goldens import cases_digest, compute_goldens
 from autograder.goldens.store import case_fingerprints, write_goldens
@@ -39,7 +40,7 @@ def _skip(folder: str, names: list[str]) -> set[str]:
     return skipped
 
 
-class HandoutError(ValueError):
+class HandoutError(UserError, ValueError):
     pass
 
 
