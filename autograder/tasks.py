@@ -11,7 +11,7 @@ TASKS: dict[str, str] = {
     "backward": "Value.backward(): topological order and the chain rule",
     "neuron": "Neuron.__call__",
     "layer": "Layer.__call__",
-    "mlp": "MLP.__init__: the layers and their activations",
+    "mlp": "MLP: the layers __init__ builds, and __call__ through them",
     "parameters": "parameters() of Neuron, Layer and MLP",
     "zero_grad": "Module.zero_grad",
     "mse_loss": "mse_loss",

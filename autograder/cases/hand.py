@@ -27,6 +27,8 @@ HINTS = {
     "reflected": "The number is wrapped in a Value by the forward code; only the closure's rule for "
                  "the Value input matters here.",
     "relu/at-zero": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, not >= 0.",
+    "relu/at-zero-held": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, "
+                         "not >= 0; and add to the grad already there.",
     "relu/negative": "Where the input is negative relu is flat: the input gets no gradient.",
     "tanh/L-neuron": "1 - t**2 with t the output tanh(a) (out.data), not 1 - a**2.",
 }
@@ -131,9 +133,10 @@ def relu_cases() -> list[Case]:
              {"op": "relu", "leaves": [1.5, -2.0],
               "nodes": [{"args": [0, 1], "coefs": [2.0, 1.5]}, {"args": [2]}, {"args": [3, 0], "coefs": [4.0, 1.0]}],
               "upstream": 2.0},
-             title="out = 4 * relu(2*x + 1.5*y) + x with x = 1.5, y = -2 (relu's input is exactly 0), "
+             title="out = 4 * relu(2*x0 + 1.5*x1) + x0 with x0 = 1.5, x1 = -2 (relu's input is exactly 0), "
                    "every _backward() called in turn, out.grad = 2",
-             derivation="2*x + 1.5*y = 3 - 3 = 0, so relu gives 0 and passes no gradient (its derivative at 0 is 0). "
-                        "Only the direct path reaches x: x.grad = 1 * out.grad = 2, y.grad = 0.",
+             derivation="n0 = 2*x0 + 1.5*x1 = 3 - 3 = 0, n1 = relu(n0) = 0, n2 = 4*n1 + x0 is the output. relu's "
+                        "derivative at 0 is 0, so n0.grad = 0 and only the direct path reaches x0: x0.grad = 1 * "
+                        "out.grad = 2, x1.grad = 0.",
              hint=HINTS["relu/at-zero"]),
     ]
