@@ -58,12 +58,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.runner.levels import (
-    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, _last_line, _open_up, _special_files, child_argv,
-    empty_folder,
+from autograder.runner.level import (
+    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, last_line, open_up, special_files,
 )
 from autograder.runner.packages import ONE_THREAD
-from autograder.runner.sandbox import CHILD_MAIN, Limits, _children_of, kill_session, set_limits
+from autograder.runner.sandbox import CHILD_MAIN, Limits, children_of, kill_session, set_limits
 
 CHILD_DIR = "/grader/child"
 PROGRAMS_DIR = "/grader/programs"
@@ -215,7 +214,7 @@ class BubblewrapLevel(Level):
         return -(returncode - 128) if 128 < returncode < 128 + 65 else returncode
 
     def kill(self, pid: int) -> None:
-        waits = [fd for fd in map(_pidfd, _children_of(pid)) if fd is not None]
+        waits = [fd for fd in map(_pidfd, children_of(pid)) if fd is not None]
         try:
             kill_session(pid)
             _wait_readable(waits, KILL_WAIT)
@@ -234,8 +233,8 @@ class BubblewrapLevel(Level):
 def _readable_copy(student_root: str, copy: str) -> str:
     """A copy of the submission that uid 65534 can read (and not change), in the child's home."""
     if os.path.isdir(student_root):
-        shutil.copytree(student_root, copy, symlinks=True, ignore=_special_files)
-        _open_up(copy)
+        shutil.copytree(student_root, copy, symlinks=True, ignore=special_files)
+        open_up(copy)
         return copy
     return student_root  # none: the child says the files are missing
 
@@ -461,7 +460,7 @@ def _test_run(level: BubblewrapLevel, python: str) -> tuple[BubblewrapLevel | No
                 os.close(fd)
     words = done.stdout.split()
     if done.returncode != 0 or len(words) < 2 or words[0] != b"ok":
-        return None, f"bwrap's test run failed: {_last_line(done.stderr)}"
+        return None, f"bwrap's test run failed: {last_line(done.stderr)}"
     try:
         uid, outside = int(words[1]), host_uid(int(words[1]), words[2:])
     except ValueError:

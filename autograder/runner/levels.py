@@ -25,84 +25,22 @@ import functools
 import os
 import shutil
 import subprocess
-import sys
-import tempfile
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable
 
 from autograder.config import ConfigError
+from autograder.runner.bwrap import probe as probe_bubblewrap
+from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter: the levels' API, re-exported)
+    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, interpreter, last_line, open_up,
+    special_files,
+)
 from autograder.runner.packages import ONE_THREAD, link_folder, others_can_read
-from autograder.runner.sandbox import CHILD_MAIN, Limits, kill_session, set_limits
+from autograder.runner.sandbox import CHILD_MAIN, set_limits
 
 ENV = "AUTOGRADER_SANDBOX"
 NAMES = ("bubblewrap", "uid", "basic")   # best first
-NOBODY = 65534                           # uid and gid the student's code runs as, when the grader is root
-PROBE_TIMEOUT = 10.0
-# what the probe imports: everything the child (main.py, student.py, observe.py, programs/) does
-PROBE_CODE = ("import importlib.abc, importlib.machinery, importlib.util, io, json, os, sys, traceback, types; "
-              "open(sys.argv[1], 'rb').close(); print('ok', os.getuid())")
 
 
 class SandboxUnavailable(ConfigError):
     """AUTOGRADER_SANDBOX names a level this machine can't give (or no level): one line."""
-
-
-def interpreter() -> str:
-    """The child's Python: the real executable, not a venv's symlink (`-I -S` ignores the venv)."""
-    return os.path.realpath(sys.executable)
-
-
-@dataclass
-class Launch:
-    """How to start one child: what Popen needs, and the student's folder as the child sees it."""
-    argv: list[str]
-    cwd: str
-    env: dict[str, str]
-    preexec: Callable[[], None]
-    student_root: str
-    pass_fds: tuple[int, ...] = ()
-    site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
-    close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
-
-
-def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:
-    argv = [python, "-I", "-S", main, "--job-fd", str(job_fd), "--result-fd", str(result_fd)]
-    return argv + (["--programs", programs] if programs is not None else [])
-
-
-class Level:
-    """The "basic" level; the others change how the child is started, ended and read."""
-    name = "basic"
-
-    def __init__(self, why: str = ""):
-        self.why = why  # why this level and not a better one: for the note
-
-    def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
-               programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
-        """packages: the real paths of the allowed packages to show the child (packages.py)."""
-        return Launch(
-            argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
-            cwd=home, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, **ONE_THREAD},
-            preexec=lambda: set_limits(limits, cpu), student_root=student_root, pass_fds=(job_fd, result_fd),
-            site=link_folder(os.path.join(home, "site"), packages))
-
-    def exit_status(self, returncode: int) -> int:
-        """The child's exit status as Popen gives it (negative: the signal)."""
-        return returncode
-
-    def kill(self, pid: int) -> None:
-        """Kill the child and everything it started; `pid` is its session's leader, not yet reaped."""
-        kill_session(pid)
-
-    def note(self) -> str | None:
-        """One line for RunResult.notes about what this level does not protect, or None."""
-        if os.geteuid() == 0:  # said plainly: nothing is refused, but nothing is held either
-            return (f"sandbox: basic ({self.why or 'no bubblewrap'}): no isolation: student code runs as root "
-                    "and can read and change any file, use the network and signal any process; "
-                    "install bubblewrap for isolation")
-        return (f"sandbox: basic ({self.why or 'no bubblewrap, not root'}): student code can read files "
-                "and use the network; install bubblewrap for isolation")
 
 
 class UidLevel(Level):
@@ -115,10 +53,10 @@ class UidLevel(Level):
         os.chmod(home, 0o711)
         submission = os.path.join(home, "submission")
         if os.path.isdir(student_root):
-            shutil.copytree(student_root, submission, symlinks=True, ignore=_special_files)
+            shutil.copytree(student_root, submission, symlinks=True, ignore=special_files)
         else:  # none: the child says the files are missing, as at the other levels
             os.mkdir(submission)
-        _open_up(submission)
+        open_up(submission)
         work = os.path.join(home, "work")
         os.mkdir(work, 0o700)
         os.chown(work, NOBODY, NOBODY)
@@ -149,33 +87,6 @@ def drop_to_nobody() -> None:
     os.setgroups([])
     os.setgid(NOBODY)
     os.setuid(NOBODY)
-
-
-def _special_files(folder: str, names: list[str]) -> list[str]:
-    """What copytree must leave out: FIFOs, sockets, devices (reading a FIFO would hang)."""
-    import stat
-    special = []
-    for name in names:
-        try:
-            mode = os.lstat(os.path.join(folder, name)).st_mode
-        except OSError:
-            special.append(name)
-            continue
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
-            special.append(name)
-    return special
-
-
-def _open_up(folder: str) -> None:
-    """Folders 0755, files 0644 (executables 0755): readable by nobody, writable by root only."""
-    os.chmod(folder, 0o755)
-    for parent, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            path = os.path.join(parent, name)
-            if os.path.islink(path):
-                continue
-            mode = os.stat(path).st_mode
-            os.chmod(path, 0o755 if os.path.isdir(path) or mode & 0o100 else 0o644)
 
 
 # -- choosing -------------------------------------------------------------------------------
@@ -225,8 +136,7 @@ def _get(name: str, python: str) -> tuple[Level | None, str]:
         return Level(), ""
     if name == "uid":
         return _probe_uid(python)
-    from autograder.runner.bwrap import probe
-    return probe(python)
+    return probe_bubblewrap(python)
 
 
 def _probe_uid(python: str) -> tuple[Level | None, str]:
@@ -239,18 +149,5 @@ def _probe_uid(python: str) -> tuple[Level | None, str]:
     except (OSError, subprocess.SubprocessError) as err:
         return None, f"uid {NOBODY} can't run {python}: {err}"
     if done.returncode != 0 or done.stdout.split() != [b"ok", str(NOBODY).encode()]:
-        return None, f"uid {NOBODY} can't run {python} and read {CHILD_MAIN}: {_last_line(done.stderr)}"
+        return None, f"uid {NOBODY} can't run {python} and read {CHILD_MAIN}: {last_line(done.stderr)}"
     return UidLevel(), ""
-
-
-def _last_line(data: bytes) -> str:
-    """The last line of a process's stderr (its error), shortened."""
-    lines = data.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1][:200] if lines else "no message"
-
-
-def empty_folder() -> tempfile.TemporaryDirectory:
-    """A stand-in submission for probes."""
-    folder = tempfile.TemporaryDirectory(prefix="backprop-probe-")
-    Path(folder.name, "micrograd").mkdir()
-    return folder

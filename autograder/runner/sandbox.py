@@ -150,7 +150,7 @@ def start_ticks(pid: int) -> int:
     return stat[3] if stat else 0
 
 
-def _children_of(pid: int) -> list[int]:
+def children_of(pid: int) -> list[int]:
     """The child processes of pid, from /proc/<pid>/task/*/children (or a scan of /proc)."""
     found = []
     try:
@@ -180,7 +180,7 @@ def _children_of(pid: int) -> list[int]:
 def own_children() -> dict[int, int]:
     """This process's children now: pid -> start time (what a sweep must leave alone)."""
     found = {}
-    for pid in _children_of(os.getpid()):
+    for pid in children_of(os.getpid()):
         stat = _stat(pid)
         if stat is not None:
             found[pid] = stat[3]
@@ -199,7 +199,7 @@ def _left_behind(since: int, before: dict[int, int]) -> tuple[dict[int, int], li
     me, mine = os.getpid(), os.getsid(0)
     found: dict[int, int] = {}
     roots = []
-    for pid in _children_of(me):
+    for pid in children_of(me):
         stat = _stat(pid)
         if stat is None or pid in _LIVE:
             continue
@@ -209,7 +209,7 @@ def _left_behind(since: int, before: dict[int, int]) -> tuple[dict[int, int], li
             found[pid] = started
     stack = list(roots)
     while stack:
-        for pid in _children_of(stack.pop()):
+        for pid in children_of(stack.pop()):
             stat = _stat(pid)
             if stat is not None and pid not in found:
                 found[pid] = stat[3]
@@ -287,10 +287,8 @@ class Child:
     The child's own stdout and stderr are drained all along and capped.
     """
 
-    def __init__(self, job: dict, limits: Limits, *, programs_dir: Path | None = None, level=None):
-        if level is None:
-            from autograder.runner.levels import Level
-            level = Level()
+    def __init__(self, job: dict, limits: Limits, *, level, programs_dir: Path | None = None):
+        """level: how to start, end and describe the child (runner/level.py, chosen by levels.py)."""
         self.limits, self.level = limits, level
         self.home = tempfile.mkdtemp(prefix="backprop-child-")
         self.lines: deque[bytes] = deque()

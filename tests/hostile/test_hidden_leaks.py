@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import shutil
-from pathlib import Path
+
 
 from rich.console import Console
 

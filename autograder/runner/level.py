@@ -1,0 +1,120 @@
+"""The basic sandbox level, and what every level is made of: how a child is launched.
+
+A Level starts, ends and describes the child; the basic one uses rlimits only.
+levels.py chooses among the levels (basic, uid, bubblewrap); bwrap.py is the
+strongest. This module depends on neither, so they can both build on it.
+"""
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from autograder.runner.packages import ONE_THREAD, link_folder
+from autograder.runner.sandbox import CHILD_MAIN, Limits, kill_session, set_limits
+
+NOBODY = 65534                           # uid and gid the student's code runs as, when the grader is root
+PROBE_TIMEOUT = 10.0
+# what the probe imports: everything the child (main.py, student.py, observe.py, programs/) does
+PROBE_CODE = ("import importlib.abc, importlib.machinery, importlib.util, io, json, os, sys, traceback, types; "
+              "open(sys.argv[1], 'rb').close(); print('ok', os.getuid())")
+
+
+def interpreter() -> str:
+    """The child's Python: the real executable, not a venv's symlink (`-I -S` ignores the venv)."""
+    return os.path.realpath(sys.executable)
+
+
+@dataclass
+class Launch:
+    """How to start one child: what Popen needs, and the student's folder as the child sees it."""
+    argv: list[str]
+    cwd: str
+    env: dict[str, str]
+    preexec: Callable[[], None]
+    student_root: str
+    pass_fds: tuple[int, ...] = ()
+    site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
+    close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
+
+
+def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:
+    argv = [python, "-I", "-S", main, "--job-fd", str(job_fd), "--result-fd", str(result_fd)]
+    return argv + (["--programs", programs] if programs is not None else [])
+
+
+class Level:
+    """The "basic" level; the others change how the child is started, ended and read."""
+    name = "basic"
+
+    def __init__(self, why: str = ""):
+        self.why = why  # why this level and not a better one: for the note
+
+    def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
+               programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
+        """packages: the real paths of the allowed packages to show the child (packages.py)."""
+        return Launch(
+            argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
+            cwd=home, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, **ONE_THREAD},
+            preexec=lambda: set_limits(limits, cpu), student_root=student_root, pass_fds=(job_fd, result_fd),
+            site=link_folder(os.path.join(home, "site"), packages))
+
+    def exit_status(self, returncode: int) -> int:
+        """The child's exit status as Popen gives it (negative: the signal)."""
+        return returncode
+
+    def kill(self, pid: int) -> None:
+        """Kill the child and everything it started; `pid` is its session's leader, not yet reaped."""
+        kill_session(pid)
+
+    def note(self) -> str | None:
+        """One line for RunResult.notes about what this level does not protect, or None."""
+        if os.geteuid() == 0:  # said plainly: nothing is refused, but nothing is held either
+            return (f"sandbox: basic ({self.why or 'no bubblewrap'}): no isolation: student code runs as root "
+                    "and can read and change any file, use the network and signal any process; "
+                    "install bubblewrap for isolation")
+        return (f"sandbox: basic ({self.why or 'no bubblewrap, not root'}): student code can read files "
+                "and use the network; install bubblewrap for isolation")
+
+
+def special_files(folder: str, names: list[str]) -> list[str]:
+    """What copytree must leave out: FIFOs, sockets, devices (reading a FIFO would hang)."""
+    special = []
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(folder, name)).st_mode
+        except OSError:
+            special.append(name)
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            special.append(name)
+    return special
+
+
+def open_up(folder: str) -> None:
+    """Folders 0755, files 0644 (executables 0755): readable by nobody, writable by root only."""
+    os.chmod(folder, 0o755)
+    for parent, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(parent, name)
+            if os.path.islink(path):
+                continue
+            mode = os.stat(path).st_mode
+            os.chmod(path, 0o755 if os.path.isdir(path) or mode & 0o100 else 0o644)
+
+
+def last_line(data: bytes) -> str:
+    """The last line of a process's stderr (its error), shortened."""
+    lines = data.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1][:200] if lines else "no message"
+
+
+def empty_folder() -> tempfile.TemporaryDirectory:
+    """A stand-in submission for probes."""
+    folder = tempfile.TemporaryDirectory(prefix="backprop-probe-")
+    Path(folder.name, "micrograd").mkdir()
+    return folder
