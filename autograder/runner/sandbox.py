@@ -280,7 +280,11 @@ def _reap(pids: list[int], end: float) -> None:
 
 
 class Child:
-    """One child process: sends it the job, hands out its result lines one by one, kills it.
+    """One child process and the conversation with it: the job's header line first, then a
+    line per case as `send` is called; its result lines one by one; kill.
+
+    Every write is non-blocking and made from next_line's wait, under its deadline: a
+    child that stops reading, closes its end or fills the pipe can't hold the parent.
 
     `next_line(deadline)` returns a line (bytes, without the newline), TIMEOUT, or
     DEAD (the result pipe closed or the process ended, every line it sent read).
@@ -338,7 +342,8 @@ class Child:
         finally:
             for fd in passed:
                 os.close(fd)
-        self.job = json.dumps(job).encode()
+        self.job = json.dumps(job).encode() + b"\n"  # the header: sent from next_line's wait
+        self.job_fd = job_w
         for fd in (job_w, res_r):
             os.set_blocking(fd, False)
         self.selector.register(res_r, selectors.EVENT_READ, "result")
@@ -427,18 +432,35 @@ class Child:
         kept += chunk[: max(0, STREAM_CAP - len(kept))]
         return True
 
+    def send(self, line: bytes) -> None:
+        """Queue one line for the child and write what the pipe takes now; the rest goes from next_line."""
+        if self.job_fd is None:  # the child's end is gone, or the input was closed: its end shows that
+            return
+        self.job += line
+        self._on_job(self.job_fd)
+        if self.job and self.job_fd is not None and self.job_fd not in self.selector.get_map():
+            self.selector.register(self.job_fd, selectors.EVENT_WRITE, "job")
+
+    def close_input(self) -> None:
+        """No more cases: the child reads the end of its job pipe and finishes."""
+        if self.job_fd is not None:
+            if self.job_fd in self.selector.get_map():
+                self.selector.unregister(self.job_fd)
+            os.close(self.job_fd)
+            self._fds.remove(self.job_fd)
+            self.job, self.job_fd = b"", None
+
     def _on_job(self, fd: int) -> None:
         try:
             written = os.write(fd, self.job)
         except BlockingIOError:
             return
-        except OSError:  # the child is gone: its end shows that
-            written = len(self.job)
-        self.job = self.job[written:]
-        if not self.job:
-            self.selector.unregister(fd)
-            os.close(fd)
-            self._fds.remove(fd)
+        except OSError:  # the child closed its end (it ends, or its code did): nothing more to send
+            self.job, self.job_fd = b"", None
+        else:
+            self.job = self.job[written:]
+        if not self.job and fd in self.selector.get_map():
+            self.selector.unregister(fd)  # until the next line; kill() closes it
 
     # -- ending ----------------------------------------------------------------------------
 

@@ -10,9 +10,7 @@ child runs the rest. A task whose cases time out twice has its remaining cases s
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import selectors
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -43,47 +41,6 @@ FLOODED = ("your code flooded the grader's result pipe {during} (more than the g
 
 def new_nonce() -> str:
     return secrets.token_hex(NONCE_BYTES)
-
-
-class _Conversation(Child):
-    """A Child whose job fd stays open: the job's header line first, then a line per case, on request.
-
-    Every write is non-blocking and made from next_line's wait, under its deadline: a
-    child that stops reading, closes its end or fills the pipe can't hold the parent.
-    """
-
-    def __init__(self, header: dict, limits: Limits, **kwargs):
-        super().__init__(header, limits, **kwargs)
-        # Child's job bytes (the header, still unsent: it writes from next_line only) and job fd
-        if not isinstance(getattr(self, "job", None), bytes) or not self.job.startswith(b"{"):
-            self.kill()
-            raise RuntimeError("sandbox.Child no longer keeps the unsent job in .job: update session._Conversation")
-        self.job += b"\n"
-        self.job_fd = next((key.fd for key in self.selector.get_map().values() if key.data == "job"), None)
-        if self.job_fd is None:
-            self.kill()
-            raise RuntimeError("sandbox.Child no longer registers its job fd as 'job': update session._Conversation")
-
-    def send(self, line: bytes) -> None:
-        """Queue one line for the child and write what the pipe takes now; the rest goes from next_line."""
-        if self.job_fd is None:  # the child's end is gone: its end shows that
-            return
-        self.job += line
-        self._on_job(self.job_fd)
-        if self.job and self.job_fd is not None and self.job_fd not in self.selector.get_map():
-            self.selector.register(self.job_fd, selectors.EVENT_WRITE, "job")
-
-    def _on_job(self, fd: int) -> None:
-        try:
-            written = os.write(fd, self.job)
-        except BlockingIOError:
-            return
-        except OSError:  # the child closed its end (it ends, or its code did): nothing more to send
-            self.job, self.job_fd = b"", None
-        else:
-            self.job = self.job[written:]
-        if not self.job and fd in self.selector.get_map():
-            self.selector.unregister(fd)  # until the next case; kill() closes it
 
 
 @dataclass
@@ -147,7 +104,7 @@ class _Run:
             payload = self.payloads[case.id] = json.dumps(case.to_job()).encode()
         return payload
 
-    def _send(self, child: _Conversation, case: Case) -> tuple[str, float]:
+    def _send(self, child: Child, case: Case) -> tuple[str, float]:
         """Send one case with a fresh nonce; (the nonce, when it was sent: its deadline's start)."""
         nonce = new_nonce()
         child.send(b'{"case": ' + self._payload(case) + b', "nonce": "' + nonce.encode() + b'"}\n')
@@ -156,7 +113,7 @@ class _Run:
     def one_child(self, cases: list[Case]) -> list[Case]:
         """Run cases in one child until it finishes, hangs or dies; returns the cases still to run."""
         nonce = new_nonce()
-        child = _Conversation(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
+        child = Child(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
         try:
             for case in cases:  # while the child starts
                 self._payload(case)
@@ -185,6 +142,7 @@ class _Run:
                     return []
                 self.outcomes[case.id] = self._lost(child, raw, case)
                 return self._skip_timed_out(cases[i + 1:])
+            child.close_input()  # no more cases: the child reads the end of its input and ends
             return []
         finally:
             child.kill()

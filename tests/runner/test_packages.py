@@ -117,7 +117,6 @@ def test_a_package_nobody_can_reach_is_told_apart(tmp_path):
     os.chmod(tmp_path / "shut", 0o700)
     assert others_can_read(str(tmp_path / "open" / "numpy")) == others_can_read(str(tmp_path))
     assert not others_can_read(str(tmp_path / "shut" / "numpy"))
-    assert all(others_can_read(p) for p in package_paths(("numpy",)))  # this kit's venv
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the uid level is root's")
