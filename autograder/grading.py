@@ -16,7 +16,7 @@ from autograder.config import ConfigError, Rubric
 from autograder.goldens import GoldenStore, KitError
 from autograder.report.model import Report
 from autograder.runner import run_cases
-from autograder.runner.sandbox import Limits
+from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS

@@ -1,5 +1,5 @@
 """Run cases on a student's package in a sandboxed child process."""
-from autograder.runner.sandbox import Limits
+from autograder.runner.limits import Limits
 from autograder.runner.session import RunResult, run_cases
 
 __all__ = ["Limits", "RunResult", "run_cases"]

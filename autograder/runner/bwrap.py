@@ -62,7 +62,9 @@ from autograder.runner.level import (
     NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, last_line, open_up, special_files,
 )
 from autograder.runner.packages import ONE_THREAD
-from autograder.runner.sandbox import CHILD_MAIN, Limits, children_of, kill_session, set_limits
+from autograder.runner.cleanup import children_of, kill_session
+from autograder.runner.limits import Limits, set_limits
+from autograder.runner.sandbox import CHILD_MAIN
 
 CHILD_DIR = "/grader/child"
 PROGRAMS_DIR = "/grader/programs"

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Callable
 
 from autograder.runner.packages import ONE_THREAD, link_folder
-from autograder.runner.sandbox import CHILD_MAIN, Limits, kill_session, set_limits
+from autograder.runner.cleanup import kill_session
+from autograder.runner.limits import Limits, set_limits
+from autograder.runner.sandbox import CHILD_MAIN
 
 NOBODY = 65534                           # uid and gid the student's code runs as, when the grader is root
 PROBE_TIMEOUT = 10.0

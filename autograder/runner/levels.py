@@ -13,7 +13,7 @@
     basic       rlimits only: the student's code can read what the grader can read
                 and use the network; run by root, no isolation at all (it runs as root:
                 its note says so). What it starts and orphans is killed all the same
-                (sandbox.py: the grading process is a child subreaper).
+                (cleanup.py: the grading process is a child subreaper).
 
 AUTOGRADER_SANDBOX=basic|uid|bubblewrap insists on a level: SandboxUnavailable
 (a ConfigError: one line) when it can't be had. Every probe is a real run of the
@@ -33,7 +33,8 @@ from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter
     special_files,
 )
 from autograder.runner.packages import ONE_THREAD, link_folder, others_can_read
-from autograder.runner.sandbox import CHILD_MAIN, set_limits
+from autograder.runner.limits import set_limits
+from autograder.runner.sandbox import CHILD_MAIN
 
 ENV = "AUTOGRADER_SANDBOX"
 NAMES = ("bubblewrap", "uid", "basic")   # best first

@@ -5,30 +5,22 @@ How the child is started, and what else holds it, is its sandbox level's (levels
 files, no core files; processes: see the levels), a scrubbed environment, a private
 empty working folder, a session of its own, no site-packages (`-I -S`).
 
-What the child leaves behind: the grading process is a child subreaper (once per
-process, Linux), so whatever the child starts and then orphans (a double-fork daemon in
-a session of its own, which the session kill misses) is reparented to the grading
-process and not to init. When a child ends, `sweep_orphans` SIGKILLs and reaps every
-process that came to the grading process that way since the child started (see there).
+Its limits are limits.py's; what it leaves behind is found and killed by cleanup.py.
 """
 from __future__ import annotations
 
-import ctypes
 import json
-import math
 import os
-import resource
 import selectors
 import shutil
-import signal
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
+
+from autograder.runner.cleanup import LIVE, REAPER_LOCK, become_subreaper, own_children, start_ticks, sweep_orphans
+from autograder.runner.limits import Limits
 
 CHILD_MAIN = Path(__file__).resolve().parent.parent / "child" / "main.py"
 STREAM_CAP = 16_384  # bytes of the child's real stdout / stderr kept, for notes
@@ -37,247 +29,7 @@ MAX_QUEUED_LINES = 2_000   # result lines waiting to be read; past it a flood's 
 READS_PER_WAKE = 16        # 64 KiB reads of the result pipe before the clock is looked at again
 
 
-@dataclass(frozen=True)
-class Limits:
-    case_timeout: float = 3.0          # seconds of wall time per case, from the previous result line
-    import_timeout: float = 5.0        # seconds to start and import the student's package
-    memory_mb: int = 1024              # address space
-    file_size_mb: int = 1              # largest file the child may write
-    output_cap: int = 4000             # characters of a case's prints kept
-    max_result_line: int = 1_000_000   # bytes; longer lines are dropped
-    max_case_bytes: int = 8_000_000    # bytes on the result pipe while one case is awaited: past it, a flood
-    max_case_lines: int = 2_000        # lines that are not the awaited result, per case: past it, a flood
-    submission_budget: float = 0.0     # seconds of wall time for all of a submission's cases; 0: derived
-    open_files: int = 64
-    stack_mb: int = 256                # deep enough for the child's recursion limit of 10,000
-
-    def budget(self, n_cases: int, n_tasks: int) -> float:
-        """The wall-clock budget of one submission: the rubric's, else enough for every task to time
-        out twice (the per-task limit) or for a tenth of the cases to run their full timeout."""
-        if self.submission_budget > 0:
-            return self.submission_budget
-        return self.import_timeout + self.case_timeout * max(2 * n_tasks, math.ceil(n_cases / 10), 1)
-
-    def cpu_seconds(self, n_cases: int) -> int:
-        """CPU time for a child running n_cases: a backstop, the wall-time deadlines come first."""
-        return math.ceil(self.import_timeout + self.case_timeout * max(n_cases, 1)) + 1
-
-
-def set_limits(limits: Limits, cpu: int, *, nproc: bool = True) -> None:
-    """In the child, between fork and exec: the rlimits. Must not raise.
-
-    nproc=False leaves RLIMIT_NPROC alone (bwrap forks itself; its seccomp filter stops fork).
-    """
-    mb = 1 << 20
-    wanted = [
-        (resource.RLIMIT_AS, limits.memory_mb * mb),
-        (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_FSIZE, limits.file_size_mb * mb),
-        *([(resource.RLIMIT_NPROC, 0)] if nproc else []),  # no fork (ignored for root)
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_STACK, limits.stack_mb * mb),
-    ]
-    for which, value in wanted:
-        try:
-            _soft, hard = resource.getrlimit(which)
-            if hard != resource.RLIM_INFINITY:
-                value = min(value, hard)
-            resource.setrlimit(which, (value, value))
-        except (ValueError, OSError):
-            pass
-    _die_with_parent()
-
-
-def _die_with_parent() -> None:
-    """SIGKILL this process when the grading process dies, even if it is killed."""
-    try:
-        parent = os.getppid()
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-    except (OSError, AttributeError):
-        pass
-
-
-_PR_SET_PDEATHSIG = 1
-_PR_SET_CHILD_SUBREAPER = 36
-
-
 # -- what the child leaves behind ------------------------------------------------------------
-
-_LIVE: set[int] = set()        # pids of this process's children (Child.proc) not yet reaped
-_reaper_lock = threading.Lock()
-_reaper_pid: int | None = None  # the process that made itself a subreaper (a fork is not one)
-SWEEP_TIME = 3.0                # seconds at most to kill and reap what a child left
-
-
-def become_subreaper() -> bool:
-    """Make this process a child subreaper (prctl PR_SET_CHILD_SUBREAPER), once per process.
-
-    Orphans of its descendants then come to it, not to init, where sweep_orphans finds them.
-    False where the kernel has no such thing (not Linux, or a very old one).
-    """
-    global _reaper_pid
-    with _reaper_lock:
-        if _reaper_pid == os.getpid():
-            return True
-        if not sys.platform.startswith("linux"):
-            return False
-        try:
-            if ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
-                return False
-        except (OSError, AttributeError):
-            return False
-        _reaper_pid = os.getpid()
-        return True
-
-
-def _stat(pid: int | str) -> tuple[str, int, int, int] | None:
-    """(state, ppid, session, start time in clock ticks since boot) of a process, from /proc."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": field 3 on
-        return fields[0].decode(), int(fields[1]), int(fields[3]), int(fields[19])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def start_ticks(pid: int) -> int:
-    """When a process started, in /proc's clock ticks since boot (0 if /proc can't say)."""
-    stat = _stat(pid)
-    return stat[3] if stat else 0
-
-
-def children_of(pid: int) -> list[int]:
-    """The child processes of pid, from /proc/<pid>/task/*/children (or a scan of /proc)."""
-    found = []
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return found
-    try:
-        for tid in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/children") as f:
-                    found += [int(x) for x in f.read().split()]
-            except FileNotFoundError:
-                if not os.path.exists(f"/proc/{pid}/task/{tid}"):
-                    continue  # a thread that ended meanwhile
-                raise
-    except (FileNotFoundError, ValueError):  # a kernel without the file: the long way
-        found = []
-        for entry in os.listdir("/proc"):
-            stat = _stat(entry) if entry.isdigit() else None
-            if stat and stat[1] == pid:
-                found.append(int(entry))
-    except OSError:
-        pass
-    return found
-
-
-def own_children() -> dict[int, int]:
-    """This process's children now: pid -> start time (what a sweep must leave alone)."""
-    found = {}
-    for pid in children_of(os.getpid()):
-        stat = _stat(pid)
-        if stat is not None:
-            found[pid] = stat[3]
-    return found
-
-
-def _left_behind(since: int, before: dict[int, int]) -> tuple[dict[int, int], list[int]]:
-    """(every process to kill -> its start time, the ones among them that are this process's own children).
-
-    The roots: this process's children that are no live Child of ours, were not its children
-    before the child started (`before`, from own_children), started at or after `since` (the
-    child's start) and are not in this process's session (the child runs in a session of its
-    own, and no process can ever join another's session: whatever it started is outside ours).
-    With them, all their descendants, whatever their start or session.
-    """
-    me, mine = os.getpid(), os.getsid(0)
-    found: dict[int, int] = {}
-    roots = []
-    for pid in children_of(me):
-        stat = _stat(pid)
-        if stat is None or pid in _LIVE:
-            continue
-        _state, _ppid, sid, started = stat
-        if sid != mine and started >= since and before.get(pid) != started:
-            roots.append(pid)
-            found[pid] = started
-    stack = list(roots)
-    while stack:
-        for pid in children_of(stack.pop()):
-            stat = _stat(pid)
-            if stat is not None and pid not in found:
-                found[pid] = stat[3]
-                stack.append(pid)
-    return found, roots
-
-
-def sweep_orphans(since: int, before: dict[int, int]) -> int:
-    """SIGKILL and reap what a child left behind (see _left_behind); returns how many there were.
-
-    Called once the child is killed and reaped. Without the subreaper (become_subreaper) such
-    orphans belong to init, out of reach: nothing is found. A process grading in several threads
-    at once sweeps, from any of them, what any of its children left; a child of the grading
-    process's own that another thread starts in a new session while the child runs would be
-    taken for one (the grader starts none).
-    """
-    if _reaper_pid != os.getpid():
-        return 0
-    end = time.monotonic() + SWEEP_TIME
-    swept: set[int] = set()
-    while time.monotonic() < end:
-        with _reaper_lock:  # no Child starts meanwhile: one just forked is not yet in _LIVE
-            found, own = _left_behind(since, before)
-            for pid, started in found.items():
-                _kill_if_same(pid, started)
-        if not found:
-            break
-        swept.update(found)
-        _reap(own, end)
-    return len(swept)
-
-
-def _kill_if_same(pid: int, started: int) -> None:
-    """SIGKILL pid if it is still the process that started then (a pid freed meanwhile may be reused)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        fd = None  # no pidfd (or the process is gone): a plain kill
-    try:
-        stat = _stat(pid)
-        if stat is None or stat[3] != started:
-            return
-        if fd is not None:
-            signal.pidfd_send_signal(fd, signal.SIGKILL)
-        else:
-            os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
-    finally:
-        if fd is not None:
-            os.close(fd)
-
-
-def _reap(pids: list[int], end: float) -> None:
-    """Reap these children of this process (each just sent SIGKILL), waiting for them until `end`."""
-    pending = list(pids)
-    while pending and time.monotonic() < end:
-        still = []
-        for pid in pending:
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0] == 0:
-                    still.append(pid)
-            except ChildProcessError:  # reaped elsewhere meanwhile
-                pass
-        pending = still
-        if pending:
-            time.sleep(0.002)
-
 
 class Child:
     """One child process and the conversation with it: the job's header line first, then a
@@ -330,14 +82,14 @@ class Child:
             job = {k: v for k, v in job.items() if k != "packages"}
             job.update(student_root=launch.student_root, site=launch.site)  # as the child sees them
             become_subreaper()
-            with _reaper_lock:  # registered before another thread's sweep can see it
+            with REAPER_LOCK:  # registered before another thread's sweep can see it
                 self.before = own_children()
                 self.proc = subprocess.Popen(
                     launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
                     preexec_fn=launch.preexec,
                 )
-                _LIVE.add(self.proc.pid)
+                LIVE.add(self.proc.pid)
             self.started = start_ticks(self.proc.pid)
         finally:
             for fd in passed:
@@ -472,7 +224,7 @@ class Child:
         if self.proc is not None and self.proc.returncode is None:
             self.level.kill(self.proc.pid)  # before reaping: until then its pid can't be reused
             self.proc.wait()
-            _LIVE.discard(self.proc.pid)
+            LIVE.discard(self.proc.pid)
             if self.started:
                 sweep_orphans(self.started, self.before)  # what it started and orphaned came to us, the subreaper
             for name in ("stdout", "stderr"):  # what is left in the pipes, for notes
@@ -515,56 +267,3 @@ class Child:
         return lines[-1][-chars:] if lines else ""
 
 
-def kill_session(sid: int) -> None:
-    """SIGKILL every process of session `sid` (its group first, then any that left the group)."""
-    for _ in range(10):
-        try:
-            os.killpg(sid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        others = [pid for pid in _session_members(sid) if pid != sid]
-        for pid in others:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        if not others:
-            return
-        time.sleep(0.01)
-
-
-def _session_members(sid: int) -> list[int]:
-    """Live (not zombie) processes whose session is sid, from /proc; [] where there is no /proc."""
-    members = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return members
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) "
-        if len(fields) > 3 and fields[0] not in (b"Z", b"X") and int(fields[3]) == sid:
-            members.append(int(entry))
-    return members
-
-
-def describe_exit(status: int, during: str = "during this case") -> str:
-    """Why a child ended, in the words of a case's message."""
-    if status >= 0:
-        return f"the process exited with code {status} {during}"
-    signum = -status
-    name = {signal.SIGKILL: "killed by signal 9: memory limit?",
-            signal.SIGXCPU: f"killed by signal {int(signal.SIGXCPU)} (SIGXCPU): the CPU time limit",
-            signal.SIGSEGV: "crashed with signal 11 (SIGSEGV): a recursion too deep?",
-            signal.SIGXFSZ: f"killed by signal {int(signal.SIGXFSZ)} (SIGXFSZ): a file larger than the limit"}
-    try:
-        default = f"killed by signal {signum} ({signal.Signals(signum).name})"
-    except ValueError:
-        default = f"killed by signal {signum}"
-    return name.get(signum, default)

@@ -24,7 +24,9 @@ from autograder.runner.packages import package_paths
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
-from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child, Limits, describe_exit
+from autograder.runner.exits import describe_exit
+from autograder.runner.limits import Limits
+from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child
 
 MAX_TIMEOUTS_PER_TASK = 2
 DEFAULT_FORBIDDEN: tuple[str, ...] = Rubric.forbidden_imports

@@ -22,7 +22,7 @@ import pytest
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.runner import Limits, bwrap, levels, run_cases, sandbox, session
+from autograder.runner import Limits, bwrap, cleanup, levels, run_cases, session
 from autograder.runner.levels import ENV, SandboxUnavailable
 
 from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
@@ -137,7 +137,7 @@ def _our_zombies(since: int) -> list[int]:
     """This process's children started at or after `since` that no one has reaped."""
     found = []
     for entry in os.listdir("/proc"):
-        stat = sandbox._stat(entry) if entry.isdigit() else None
+        stat = cleanup._stat(entry) if entry.isdigit() else None
         if stat and stat[0] == "Z" and stat[1] == os.getpid() and stat[3] >= since:
             found.append(int(entry))
     return found
@@ -193,7 +193,7 @@ def test_basic_kills_what_left_the_session(monkeypatch, tmp_path, daemon, then):
             return started
         Value.daemon = _daemon
     """)
-    since = sandbox.start_ticks(os.getpid())
+    since = cleanup.start_ticks(os.getpid())
     earlier = set(_our_zombies(since))  # other tests' leftovers in this long-lived pytest process
     try:
         result = run(root, [poke("add/daemon", "daemon"), add_case("add/after")])
