@@ -39,8 +39,8 @@ from autograder.runner import levels, run_cases  # noqa: E402
 def probe_seconds(name: str, python: str) -> tuple[bool, str, float]:
     levels._get.cache_clear()
     if name == "bubblewrap":
-        from autograder.runner import bwrap
-        bwrap.probe.cache_clear()
+        from autograder.runner import bwrap_probe
+        bwrap_probe.probe.cache_clear()
     started = time.perf_counter()
     level, why = levels._get(name, python)
     return level is not None, why, time.perf_counter() - started
@@ -52,7 +52,7 @@ UID0 = "bubblewrap-uid0"  # bubblewrap without the child's own uid (bwrap.py): -
 def bench(python: str, cases, rubric, repeats: int, fallback: bool = False) -> list[str]:
     """One line per level; the levels take turns, run by run, so that a busy machine's drift
     falls on all of them alike."""
-    from autograder.runner import bwrap, session
+    from autograder.runner import bwrap_probe, session
 
     available, lines, names = {}, {}, list(levels.NAMES)
     for name in levels.NAMES:
@@ -63,13 +63,13 @@ def bench(python: str, cases, rubric, repeats: int, fallback: bool = False) -> l
             lines[name] = f"{name:10}  unavailable: {why}"
     fixed = {}
     if fallback and "bubblewrap" in available:
-        own_userns = bwrap.own_userns
-        bwrap.own_userns = lambda: (None, "--fallback")
+        own_userns = bwrap_probe.own_userns
+        bwrap_probe.own_userns = lambda: (None, "--fallback")
         ok, why, probe = probe_seconds("bubblewrap", python)
-        bwrap.own_userns = own_userns
+        bwrap_probe.own_userns = own_userns
         fixed[UID0] = levels._get("bubblewrap", python)[0]
         levels._get.cache_clear()
-        bwrap.probe.cache_clear()
+        bwrap_probe.probe.cache_clear()
         available[UID0] = (probe, [])
         names.insert(1, UID0)
     levels.interpreter = lambda: python

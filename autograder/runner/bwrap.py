@@ -44,24 +44,17 @@ namespace is.
 """
 from __future__ import annotations
 
-import ctypes
-import errno
-import functools
 import os
-import platform
 import select
 import shutil
-import struct
-import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.runner.level import (
-    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, last_line, open_up, special_files,
-)
+from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
 from autograder.runner.packages import ONE_THREAD
+from autograder.runner.seccomp import fork_filter
+from autograder.runner.userns import UserNamespace, under
 from autograder.runner.cleanup import children_of, kill_session
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
@@ -78,13 +71,6 @@ ROOT_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 # what setpriv keeps of bwrap's capabilities for the switch to uid 65534, then drops with the rest
 SWITCH_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
-
-
-@dataclass(frozen=True)
-class UserNamespace:
-    """The grading process's own user namespace (own_userns) and the setpriv that switches uid in it."""
-    fd: int          # open for the life of the process; passed to every bwrap
-    setpriv: str
 
 
 class BubblewrapLevel(Level):
@@ -205,7 +191,7 @@ class BubblewrapLevel(Level):
             parts = Path(dest).parts[1:-1]
             for i in range(len(parts)):
                 folder = "/" + "/".join(parts[: i + 1])
-                if folder not in made and not any(_under(folder, p) for p in ("/usr",) + ROOT_LINKS):
+                if folder not in made and not any(under(folder, p) for p in ("/usr",) + ROOT_LINKS):
                     made.append(folder)
         argv = []
         for folder in made:
@@ -260,15 +246,11 @@ def python_paths(python: str) -> list[str]:
     prefix = os.path.realpath(sys.base_prefix) if python == os.path.realpath(sys.executable) else \
         os.path.dirname(os.path.dirname(python))
     paths = []
-    if not _under(prefix, "/usr"):
+    if not under(prefix, "/usr"):
         paths.append(prefix)
-    if not any(_under(python, p) for p in ["/usr"] + paths):
+    if not any(under(python, p) for p in ["/usr"] + paths):
         paths.append(python)
     return paths
-
-
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _pidfd(pid: int) -> int | None:
@@ -288,187 +270,3 @@ def _wait_readable(fds: list[int], timeout: float) -> None:
             return
         ready, _, _ = select.select(pending, [], [], remaining)
         pending = [fd for fd in pending if fd not in ready]
-
-
-# -- seccomp: no new processes --------------------------------------------------------------
-
-_LD_W_ABS, _JEQ_K, _JGE_K, _JSET_K, _RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
-_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
-_CLONE_THREAD = 0x00010000
-# machine -> (AUDIT_ARCH, {syscall: number}); x86_64's x32 numbers (bit 30) are refused whole
-_ARCHES = {
-    "x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435}),
-    "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435}),
-}
-
-
-def fork_filter(machine: str | None = None) -> bytes | None:
-    """A classic-BPF seccomp program refusing new processes (threads allowed), or None for an
-    architecture it doesn't know."""
-    machine = machine or platform.machine()
-    if machine not in _ARCHES:
-        return None
-    arch, nr = _ARCHES[machine]
-    program: list[tuple] = []   # (code, jt label or offset, jf, k)
-
-    def op(code, k, jt=0, jf=0):
-        program.append((code, jt, jf, k))
-
-    op(_LD_W_ABS, 4)                                   # seccomp_data.arch
-    op(_JEQ_K, arch, 0, "deny")                         # another ABI (int 0x80): refused
-    op(_LD_W_ABS, 0)                                   # seccomp_data.nr
-    if machine == "x86_64":
-        op(_JGE_K, 0x40000000, "deny", 0)              # x32
-    for name in ("fork", "vfork"):
-        if name in nr:
-            op(_JEQ_K, nr[name], "eperm", 0)
-    op(_JEQ_K, nr["clone3"], "enosys", 0)
-    op(_JEQ_K, nr["clone"], 0, "allow")
-    op(_LD_W_ABS, 16)                                  # args[0] (flags), low 32 bits
-    op(_JSET_K, _CLONE_THREAD, "allow", "eperm")
-    labels = {}
-    for label, ret in (("allow", _ALLOW), ("eperm", _ERRNO | errno.EPERM),
-                       ("enosys", _ERRNO | errno.ENOSYS), ("deny", _ERRNO | errno.EPERM)):
-        labels[label] = len(program)
-        op(_RET_K, ret)
-    out = []
-    for i, (code, jt, jf, k) in enumerate(program):
-        jt = labels[jt] - i - 1 if isinstance(jt, str) else jt
-        jf = labels[jf] - i - 1 if isinstance(jf, str) else jf
-        out.append(struct.pack("=HBBI", code, jt, jf, k))
-    return b"".join(out)
-
-
-# -- own uid -------------------------------------------------------------------------------
-
-CLONE_NEWUSER = 0x10000000
-USERNS_MAP = f"0 0 1\n{NOBODY} {NOBODY} 1\n"  # root (for bwrap) and nobody (for the child), as on the host
-OWN_FEATURES = ("--userns", "--perms", "--cap-add")
-
-
-@functools.lru_cache(maxsize=None)
-def own_userns() -> tuple[UserNamespace | None, str]:
-    """The grading process's user namespace for the child's own uid, made once: (it, "") or (None, why not).
-
-    Made by a helper (cat, waiting on its stdin) that unshares it between fork and exec and sets
-    its user.max_user_namespaces to 0 (no user namespace can be made inside: bwrap's
-    --disable-userns needs a namespace of bwrap's own); then the maps are written from here
-    (root may map any uid), the namespace is kept by an fd, and the helper ends.
-    """
-    if os.geteuid() != 0:
-        return None, "not root"
-    setpriv = shutil.which("setpriv", path="/usr/bin:/bin")
-    cat = shutil.which("cat", path="/usr/bin:/bin")
-    if setpriv is None or cat is None:
-        return None, "no setpriv (util-linux)" if setpriv is None else "no cat"
-    setpriv = os.path.realpath(setpriv)
-    if not _under(setpriv, "/usr"):  # the sandbox has /usr
-        return None, f"{setpriv} is not under /usr"
-    libc = ctypes.CDLL(None, use_errno=True)
-
-    def enter():
-        if libc.unshare(CLONE_NEWUSER) != 0:
-            raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER)")
-        fd = os.open("/proc/sys/user/max_user_namespaces", os.O_WRONLY)
-        try:
-            os.write(fd, b"0")
-        finally:
-            os.close(fd)
-
-    try:
-        helper = subprocess.Popen([cat], cwd="/", env={}, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, preexec_fn=enter)
-    except (OSError, subprocess.SubprocessError) as err:
-        return None, f"no user namespace of our own: {err}"
-    try:
-        for name in ("uid_map", "gid_map"):
-            with open(f"/proc/{helper.pid}/{name}", "w") as f:
-                f.write(USERNS_MAP)
-        return UserNamespace(os.open(f"/proc/{helper.pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC), setpriv), ""
-    except OSError as err:
-        return None, f"no user namespace of our own: {err}"
-    finally:
-        helper.stdin.close()
-        helper.kill()
-        helper.wait()
-
-
-def host_uid(uid: int, uid_map: list[bytes]) -> int | None:
-    """The uid outside (the grader's user namespace) of `uid` inside, from /proc/self/uid_map's words."""
-    numbers = [int(word) for word in uid_map]
-    for inside, outside, count in zip(numbers[0::3], numbers[1::3], numbers[2::3]):
-        if inside <= uid < inside + count:
-            return outside + uid - inside
-    return None
-
-
-# -- the probe ------------------------------------------------------------------------------
-
-# the child's imports and files, then its uid inside and the map to the uids outside
-PROBE = PROBE_CODE + f"; os.listdir({SUBMISSION!r}); print(open('/proc/self/uid_map').read())"
-
-
-def _features(bwrap: str) -> frozenset[str]:
-    """The options of ours this bwrap knows (older ones lack some)."""
-    try:
-        text = subprocess.run([bwrap, "--help"], capture_output=True, timeout=PROBE_TIMEOUT).stdout.decode()
-    except (OSError, subprocess.SubprocessError):
-        return frozenset()
-    known = ("--disable-userns", "--size", "--assert-userns-disabled") + OWN_FEATURES
-    return frozenset(opt for opt in known if opt in text)
-
-
-@functools.lru_cache(maxsize=None)
-def probe(python: str) -> tuple[BubblewrapLevel | None, str]:
-    """(the level, "") when bwrap runs the child's Python with the very options of a child.
-
-    Run by root: with the child's own uid if it can be had (the test run's uid outside must be
-    65534), else in bwrap's user namespace (uid 0 outside; the level's note says why).
-    """
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return None, "no bwrap on PATH"
-    features = _features(bwrap)
-    why_not_own = ""
-    if os.geteuid() == 0:
-        missing = [opt for opt in OWN_FEATURES if opt not in features]
-        userns, why_not_own = own_userns() if not missing else (None, f"bwrap lacks {', '.join(missing)}")
-        if userns is not None:
-            level, why_not_own = _test_run(BubblewrapLevel(bwrap, python, features, userns), python)
-            if level is not None:
-                return level, ""
-    level, why = _test_run(BubblewrapLevel(bwrap, python, features), python)
-    if level is not None:
-        level.why = why_not_own
-    return level, why
-
-
-def _test_run(level: BubblewrapLevel, python: str) -> tuple[BubblewrapLevel | None, str]:
-    limits = Limits()
-    with empty_folder() as submission:
-        if level.userns is not None:
-            os.chmod(submission, 0o755)  # as launch's copy
-        argv, fds = level.command(submission, None, [
-            python, "-I", "-S", "-c", PROBE, f"{CHILD_DIR}/{Path(CHILD_MAIN).name}"])
-        try:
-            done = subprocess.run(argv, cwd="/", env={"PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
-                                  capture_output=True, timeout=PROBE_TIMEOUT, start_new_session=True,
-                                  pass_fds=tuple(fds) + level.own_fds(),
-                                  preexec_fn=level.preexec(limits, limits.cpu_seconds(1)))
-        except (OSError, subprocess.SubprocessError) as err:
-            return None, f"bwrap did not run: {err}"
-        finally:
-            for fd in fds:
-                os.close(fd)
-    words = done.stdout.split()
-    if done.returncode != 0 or len(words) < 2 or words[0] != b"ok":
-        return None, f"bwrap's test run failed: {last_line(done.stderr)}"
-    try:
-        uid, outside = int(words[1]), host_uid(int(words[1]), words[2:])
-    except ValueError:
-        return None, f"bwrap's test run said {done.stdout[:100]!r}"
-    if os.geteuid() == 0 and uid != NOBODY:
-        return None, f"bwrap's test run ran as uid {uid}, not {NOBODY}"
-    if level.userns is not None and outside != NOBODY:
-        return None, f"bwrap's test run ran as uid {outside} outside the sandbox, not {NOBODY}"
-    return level, ""

@@ -27,7 +27,7 @@ import shutil
 import subprocess
 
 from autograder.config import ConfigError
-from autograder.runner.bwrap import probe as probe_bubblewrap
+from autograder.runner.bwrap_probe import probe as probe_bubblewrap
 from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter: the levels' API, re-exported)
     NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, interpreter, last_line, open_up,
     special_files,

@@ -22,7 +22,7 @@ import pytest
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.runner import Limits, bwrap, cleanup, levels, run_cases, session
+from autograder.runner import Limits, bwrap, bwrap_probe, cleanup, levels, run_cases, seccomp, session, userns
 from autograder.runner.levels import ENV, SandboxUnavailable
 
 from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
@@ -31,7 +31,7 @@ ROOT = os.geteuid() == 0
 
 
 def _bubblewrap():
-    level, why = bwrap.probe(levels.interpreter())
+    level, why = bwrap_probe.probe(levels.interpreter())
     return level, why
 
 
@@ -223,9 +223,9 @@ def test_basic_as_root_says_it_isolates_nothing(monkeypatch, tmp_path):
 
 def test_the_fork_filter_is_whole_instructions_and_only_for_known_machines():
     for machine in ("x86_64", "aarch64"):
-        program = bwrap.fork_filter(machine)
+        program = seccomp.fork_filter(machine)
         assert program and len(program) % 8 == 0 and len(program) // 8 < 256
-    assert bwrap.fork_filter("riscv64") is None
+    assert seccomp.fork_filter("riscv64") is None
 
 
 # -- bubblewrap -------------------------------------------------------------------------
@@ -355,7 +355,7 @@ def test_bubblewrap_child_runs_as_nobody_on_the_host_too(bubblewrap, tmp_path):
         assert seen["Gid"].split() == [expected] * 4 and seen["Groups"].strip() == ""
         assert {seen[cap] for cap in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")} == {"0" * 16}
     assert seen["NoNewPrivs"] == "1"
-    if bwrap.fork_filter() is not None:
+    if seccomp.fork_filter() is not None:
         assert seen["Seccomp"] == "2"
     result = box[0]
     assert result.sandbox == "bubblewrap" and not [n for n in result.notes if n.startswith("sandbox:")]
@@ -367,12 +367,12 @@ def test_bubblewrap_without_an_own_uid_falls_back_and_says_so(monkeypatch, tmp_p
     """No setpriv (or an older bwrap): bwrap's own user namespace, uid 0 outside, and a note."""
     if not ROOT:
         pytest.skip("the own uid is for a grader run as root")
-    monkeypatch.setattr(bwrap, "own_userns", lambda: (None, "no setpriv (util-linux)"))
-    bwrap.probe.cache_clear()
+    monkeypatch.setattr(bwrap_probe, "own_userns", lambda: (None, "no setpriv (util-linux)"))
+    bwrap_probe.probe.cache_clear()
     try:
-        level, why = bwrap.probe(levels.interpreter())
+        level, why = bwrap_probe.probe(levels.interpreter())
     finally:
-        bwrap.probe.cache_clear()
+        bwrap_probe.probe.cache_clear()
     assert why == "" and level.userns is None
     monkeypatch.setattr(session, "current_level", lambda: level)
     result = run(make_student(tmp_path), [add_case()])
@@ -385,9 +385,9 @@ def test_bubblewrap_without_an_own_uid_falls_back_and_says_so(monkeypatch, tmp_p
 
 def test_uid_map_words_give_the_uid_outside():
     words = b"0 0 1 65534 65534 1".split()
-    assert bwrap.host_uid(65534, words) == 65534 and bwrap.host_uid(0, words) == 0
-    assert bwrap.host_uid(65534, b"65534 0 1".split()) == 0
-    assert bwrap.host_uid(1000, words) is None
+    assert userns.host_uid(65534, words) == 65534 and userns.host_uid(0, words) == 0
+    assert userns.host_uid(65534, b"65534 0 1".split()) == 0
+    assert userns.host_uid(1000, words) is None
 
 
 def _spawner(tmp_path: Path, marker: str, then: str) -> Path:
@@ -412,7 +412,7 @@ def test_bubblewrap_refuses_fork(bubblewrap, tmp_path, then):
     marker = f"stray-{uuid.uuid4().hex}"
     result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
     assert result.sandbox == "bubblewrap"
-    if bwrap.fork_filter() is not None and then.startswith("time"):
+    if seccomp.fork_filter() is not None and then.startswith("time"):
         assert result_of(result.outcomes["add/spawn"]) == "PermissionError"
     assert result.outcomes["add/after"].status == "ok"
     assert marked_processes(marker) == []
