@@ -1,4 +1,4 @@
-"""Is the kit's import graph free of cycles, and does no module import another's private names?
+"""Is the kit's import graph free of cycles, does no module import another's private names, and is every module small?
 
 Every import of an autograder module counts, at the top of a file or inside a
 function: a cycle hidden in a function is still a cycle. (issue: the house before
@@ -82,3 +82,10 @@ def test_does_no_module_import_another_modules_private_names():
         for target, names in _imports(path):
             private += [f"{_module(path)}: {target}.{n}" for n in names if n.startswith("_") and not n.startswith("__")]
     assert not private, private
+
+
+def test_is_every_module_at_most_300_lines():
+    """Small files with one job each: a module past 300 lines has more than one."""
+    long = {str(p.relative_to(KIT_ROOT)): n for p in PACKAGE.rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 300}
+    assert not long, long
