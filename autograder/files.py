@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -36,12 +35,3 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def write_json_atomic(path: Path, data) -> None:
     write_text_atomic(path, json.dumps(data, sort_keys=True, indent=1) + "\n")
-
-
-def write_output(dest: str | Path, text: str) -> str:
-    """Write text to a file (atomically), or to stdout for "-"; say where it went."""
-    if str(dest) == "-":
-        sys.stdout.write(text)
-        return "stdout"
-    write_text_atomic(Path(dest), text)
-    return str(dest)

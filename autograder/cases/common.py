@@ -12,11 +12,11 @@ OPS = tuple(SYMBOL)
 
 def case(task: str, name: str, program: str, params: dict, *, title: str,
          derivation: str = "", hint: str = "", visibility: Visibility = "public",
-         torch: bool = True, needs: tuple[str, ...] = ()) -> Case:
+         needs: tuple[str, ...] = ()) -> Case:
     """A Case with id "<task>/<name>" and the task's hint unless one is given."""
     return Case(
         id=f"{task}/{name}", task=task, program=program, params=params, visibility=visibility,
-        title=title, derivation=derivation, hint=hint or HINTS[task], torch=torch, needs=needs,
+        title=title, derivation=derivation, hint=hint or HINTS[task], needs=needs,
     )
 
 

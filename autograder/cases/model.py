@@ -24,7 +24,6 @@ class Case:
     title: str = ""              # one line a student reads: what this case does
     derivation: str = ""         # hand-derived cases: how the expected numbers follow
     hint: str = ""               # what to think about when it fails
-    torch: bool = True           # cross-check the golden against the torch adapter
     # tasks whose own cases must all pass for this case to count: an end-to-end case runs the
     # student's backward() too, and a bug there is charged to the backward task, not again here
     needs: tuple[str, ...] = ()

@@ -37,11 +37,9 @@ any text is cut, its control characters and lone surrogates replaced.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Union
 
-Number = float
 ObsValue = Union[float, list, "BadValue"]
 
 
@@ -93,10 +91,6 @@ def parse_value(raw) -> ObsValue:
     if isinstance(raw, dict) and set(raw) <= {"type", "repr"}:
         return BadValue(clean(raw.get("type", "?"), 80), clean(raw.get("repr", ""), MAX_REPR))
     return BadValue(type(raw).__name__, repr(raw)[:MAX_REPR])
-
-
-def is_real(value: ObsValue) -> bool:
-    return isinstance(value, float) and math.isfinite(value)
 
 
 STATUSES = ("ok", "missing", "error")

@@ -160,12 +160,8 @@ def test_does_the_reference_observe_finite_numbers_only(goldens):
 
 
 def test_do_the_reference_and_torch_agree(goldens, torch_api):
-    checked = 0
-    for c in CASES:
-        if c.torch:
-            assert agree(observe(torch_api, c), goldens[key(c)], rel=1e-9), c.id
-            checked += 1
-    assert checked >= len(CASES) * 0.8
+    for c in CASES:  # every case, backward included
+        assert agree(observe(torch_api, c), goldens[key(c)], rel=1e-9), c.id
 
 
 def _native_mix(children, coefs):
