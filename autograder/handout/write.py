@@ -35,6 +35,8 @@ def _skip(folder: str, names: list[str]) -> set[str]:
     skipped = set(_SKIP_NAMES(folder, names))
     if Path(folder) == paths.KIT_ROOT / "autograder":
         skipped |= _INSTRUCTOR_ONLY & set(names)
+    if Path(folder) == paths.KIT_ROOT / "autograder" / "cli":
+        skipped.add("batch.py")  # `grade --out`, an instructor's command
     if Path(folder) == _TEMPLATES.parent:
         skipped.add(_TEMPLATES.name)  # the handout's own templates are already written at its top
     return skipped

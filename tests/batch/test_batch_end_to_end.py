@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from autograder import paths
-from autograder.batch.cli_batch import run_batch_command
+from autograder.cli.batch import run_batch_command
 from autograder.config import Rubric
 
 try:  # the case library, runner and submission loader may still be in the making

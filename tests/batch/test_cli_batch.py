@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from autograder.batch.cli_batch import run_batch_command
+from autograder.cli.batch import run_batch_command
 from autograder.config import Rubric
 from batch_fakes import grade_fake, submission
 

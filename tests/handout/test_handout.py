@@ -27,7 +27,8 @@ def _texts(root: Path):
 
 def test_does_the_handout_hold_the_exercises_and_the_check_tool(handout):
     assert (handout / "micrograd" / "engine.py").read_text() == (KIT_ROOT / "exercises/micrograd/engine.py").read_text()
-    assert (handout / "autograder" / "cli.py").is_file()
+    assert (handout / "autograder" / "cli" / "__init__.py").is_file()
+    assert not (handout / "autograder" / "cli" / "batch.py").exists()
     assert (handout / "autograder" / HANDOUT_GOLDENS).is_file()
     assert (handout / "README.md").read_text().startswith("# Backpropagation")
 
@@ -124,7 +125,7 @@ def test_does_the_handout_ship_only_the_student_side_of_the_autograder(handout):
     """Batch grading, LMS layouts, the handout writer, the exercise generator and the torch adapter stay home."""
     shipped = sorted(p.name for p in (handout / "autograder").iterdir() if p.name != "__pycache__")
     assert shipped == sorted([
-        "__init__.py", "__main__.py", "cases", "child", "cli.py", "config.py", "errors.py", "files.py", "goldens",
+        "__init__.py", "__main__.py", "cases", "child", "cli", "config.py", "errors.py", "files.py", "goldens",
         "grading.py",
         "paths.py", "public_goldens.json", "pytest_plugin.py", "report", "runner", "scoring", "submission",
         "tasks.py", "zips.py"])

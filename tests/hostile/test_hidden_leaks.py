@@ -14,7 +14,7 @@ import shutil
 
 from rich.console import Console
 
-from autograder.batch.cli_batch import run_batch_command
+from autograder.cli.batch import run_batch_command
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.config import Rubric
 from autograder.paths import SOLUTIONS

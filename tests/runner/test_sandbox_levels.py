@@ -570,7 +570,7 @@ def test_the_solutions_pass_under_uid(uid_level):
 
 def test_a_batch_with_an_unavailable_forced_level_stops_at_once_with_one_line(monkeypatch, tmp_path, capsys):
     """Not a row per submission each saying so: one line, exit 2, nothing graded, no output folder."""
-    from autograder.batch.cli_batch import run_batch_command
+    from autograder.cli.batch import run_batch_command
 
     graded = []
     monkeypatch.setattr(levels, "_get", lambda name, python: (None, "it is not there") if name != "basic"

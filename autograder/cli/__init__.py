@@ -80,7 +80,7 @@ def _instructors(command: str):
 
 # command -> the package it needs, which a handout does not ship
 INSTRUCTOR_MODULES = {"handout": "autograder.handout.write", "exercises": "autograder.exercises",
-                      "grade --out": "autograder.batch.cli_batch"}
+                      "grade --out": "autograder.cli.batch"}
 
 
 def _handout(args) -> int:
