@@ -14,7 +14,6 @@ A symbolic link is never followed: its row says so.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,12 +21,10 @@ from autograder.batch import unzip
 from autograder.batch.entry import Discovery, Entry
 from autograder.batch.ids import sanitise, uniquify
 from autograder.batch.items import children, is_junk, is_one_submission, narrow, not_a_submission
-from autograder.batch.layouts import canvas, gradescope, nbgrader
+from autograder.batch.layouts import moodle, recognise, recognise_names
 from autograder.batch.workspace import Workspace
 
 __all__ = ["Discovery", "Entry", "discover"]
-
-MOODLE = re.compile(r"^(?P<who>.+_\d+)_assign(?:ment)?submission_\w+?_?$")
 
 
 def discover(paths: list[Path], workdir: Path | None = None) -> Discovery:
@@ -76,23 +73,13 @@ def _folder(folder: Path, shown: str, ws: Workspace, found: list[Entry], problem
             lms: bool = True) -> None:
     if is_one_submission(folder):
         found.append(Entry(folder.name, folder, "folder", False, folder.name))
-    elif not lms:
+    elif not lms or (layout := recognise(folder)) is None:
         _children(children(folder), shown, found, problems)
-    elif gradescope.looks_like(folder):
-        entries, more = gradescope.find(folder, shown)
-        found += entries
-        problems += more
-    elif (submitted := nbgrader.submitted_dir(folder)) is not None:
-        entries, more = nbgrader.find(submitted, f"{shown}/submitted" if submitted != folder else shown)
-        found += entries
-        problems += more
-    elif canvas.looks_like([p.name for p in children(folder)]):
-        entries, more, rest = canvas.find(folder, ws, shown)
-        found += entries
-        problems += more
-        _children(rest, shown, found, problems)
     else:
-        _children(children(folder), shown, found, problems)
+        got = layout.find(folder, ws, shown)
+        found += got.entries
+        problems += got.problems
+        _children(got.rest, shown, found, problems)
 
 
 def _children(items: list[Path], shown: str | None, found: list[Entry], problems: list[str]) -> None:
@@ -106,8 +93,7 @@ def _children(items: list[Path], shown: str | None, found: list[Entry], problems
         if problem:
             problems.append(problem)
         elif item.is_dir():
-            moodle = MOODLE.match(item.name)
-            student = moodle["who"] if moodle else item.name
+            student = moodle.student_id(item.name) or item.name
             found.append(Entry(student, narrow(item), "folder", False, item.name))
         else:
             found.append(Entry(item.stem, item, "file", False, item.name))
@@ -118,20 +104,12 @@ def _kept(folder: Path) -> list[Path]:
 
 
 def _is_layout(folder: Path) -> bool:
-    return (gradescope.looks_like(folder) or nbgrader.submitted_dir(folder) is not None
-            or canvas.looks_like([p.name for p in children(folder)]))
+    return recognise(folder) is not None
 
 
 def _is_lms_zip(path: Path) -> bool:
     """A Canvas download, Gradescope export or Moodle download, rather than one student's zip."""
-    names = unzip.names(path)
-    top = {n.strip("/").split("/")[0] for n in names if not n.startswith("__MACOSX")}
-    if any(n.split("/")[-1] == gradescope.METADATA and n.count("/") <= 1 for n in names):
-        return True
-    if canvas.looks_like([n for n in names if "/" not in n.strip("/")]):
-        return True
-    moodle = [t for t in top if MOODLE.match(t)]
-    return bool(moodle) and 2 * len(moodle) >= len(top)
+    return recognise_names(unzip.names(path)) is not None
 
 
 def _finalise(found: list[Entry], problems: list[str]) -> list[Entry]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.batch.entry import Entry
+from autograder.batch.layouts.base import Found
 from autograder.batch.ids import sanitise
 from autograder.batch.items import SUBMISSION_SUFFIXES, children, is_junk
 from autograder.batch.workspace import Workspace
@@ -103,3 +104,19 @@ def _one_submission(student, files, ws, shown, problems) -> Path:
         name = f.name if f.name.strip(".") else f.path.name
         shutil.copy2(f.path, target / name)
     return target
+
+
+class Canvas:
+    name = "canvas"
+
+    def looks_like(self, folder: Path) -> bool:
+        return looks_like([p.name for p in children(folder)])
+
+    def looks_like_names(self, names: list[str]) -> bool:
+        return looks_like([n for n in names if "/" not in n.strip("/")])
+
+    def find(self, folder: Path, ws: Workspace, shown: str):
+        return Found(*find(folder, ws, shown))
+
+
+LAYOUT = Canvas()

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from autograder.batch.entry import Entry
+from autograder.batch.layouts.base import Found
 from autograder.batch.items import children, is_junk, narrow
 
 METADATA = "submission_metadata.yml"
@@ -67,6 +68,19 @@ def read_submitters(text: str) -> dict[str, list[dict[str, str | None]]]:
     return out
 
 
+class Gradescope:
+    name = "gradescope"
+
+    def looks_like(self, folder: Path) -> bool:
+        return looks_like(folder)
+
+    def looks_like_names(self, names: list[str]) -> bool:
+        return any(n.split("/")[-1] == METADATA and n.count("/") <= 1 for n in names)
+
+    def find(self, folder: Path, ws, shown: str):
+        return Found(*find(folder, shown))
+
+
 def find(folder: Path, shown: str) -> tuple[list[Entry], list[str]]:
     problems: list[str] = []
     try:
@@ -92,3 +106,6 @@ def find(folder: Path, shown: str) -> tuple[list[Entry], list[str]]:
     for key in sorted(meta):
         problems.append(f"{shown}/{METADATA}: {key} has no folder in the export")
     return entries, problems
+
+
+LAYOUT = Gradescope()

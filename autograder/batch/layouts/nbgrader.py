@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.batch.entry import Entry
+from autograder.batch.layouts.base import Found
 from autograder.batch.ids import sanitise
 from autograder.batch.items import children, is_junk, is_one_submission, narrow
 
@@ -49,3 +50,20 @@ def find(submitted: Path, shown: str) -> tuple[list[Entry], list[str]]:
         for s, a in found
     ]
     return entries, problems
+
+
+class Nbgrader:
+    name = "nbgrader"
+
+    def looks_like(self, folder: Path) -> bool:
+        return submitted_dir(folder) is not None
+
+    def looks_like_names(self, names: list[str]) -> bool:
+        return False  # a course tree is graded where it is, not downloaded as a zip
+
+    def find(self, folder: Path, ws, shown: str):
+        submitted = submitted_dir(folder)
+        return Found(*find(submitted, f"{shown}/submitted" if submitted != folder else shown))
+
+
+LAYOUT = Nbgrader()
