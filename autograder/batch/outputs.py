@@ -25,20 +25,13 @@ from autograder import __version__
 from autograder.batch.ids import sanitise, uniquify
 from autograder.batch.store import BatchRow, Store
 from autograder.files import write_bytes_atomic
-from autograder.report.csv_report import render_gradebook
-from autograder.report.summary import build_summary, render_markdown
-
-GRADEBOOK = "gradebook.csv"
-SUMMARY_JSON = "summary.json"
-SUMMARY_MD = "summary.md"
-HISTOGRAM = "score_histogram.png"
-REPORTS = "reports"
-FEEDBACK = "feedback"
+from autograder.batch.exports import (
+    CLASS_EXPORTS, FEEDBACK, GRADEBOOK, HISTOGRAM, REPORTS, STUDENT_EXPORTS, SUMMARY_JSON, SUMMARY_MD, json_text,
+    renderers,
+)
+from autograder.report.summary import build_summary
 
 _KIT = Path(__file__).resolve().parent.parent
-# what the files are rendered by: a change to any of them renders every file again
-_RENDERERS = ("batch/outputs.py", "report/json_report.py", "report/html_report.py", "report/csv_report.py",
-              "report/summary.py", "report/numbers.py", "report/model.py", "report/templates")
 
 
 @dataclass(frozen=True)
@@ -83,9 +76,10 @@ class OutputFiles:
         """reports/<name>.json and feedback/<name>.html of one row."""
         name = self.names.get(row.student) or file_names([row.student])[0]
         key = row.digest or None  # no digest (a row not from the store): always written
-        self._files.write(f"{REPORTS}/{name}.json", _inputs("report", key), lambda: _render_json(row))
-        self._files.write(f"{FEEDBACK}/{name}.html", _inputs("feedback", key, row.student, row.late),
-                          lambda: _render_feedback(row))
+        for export in STUDENT_EXPORTS:
+            more = (row.student, row.late) if export.keyed_by_student else ()
+            self._files.write(f"{export.folder}/{name}{export.suffix}", _inputs(export.folder, key, *more),
+                              lambda render=export.render: render(row))
 
     def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = ()) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary."""
@@ -96,23 +90,19 @@ class OutputFiles:
                                         intake=intake))
         for row in rows:
             self.write_student(row)
-        files = self._files
-        files.write_text(GRADEBOOK, render_gradebook(rows))
-        summary_json = json_text(written.summary)
-        files.write_text(SUMMARY_JSON, summary_json)
-        files.write_text(SUMMARY_MD, render_markdown(written.summary, histogram_file=HISTOGRAM))
-        files.write(HISTOGRAM, _inputs("histogram", _sha(summary_json)), lambda: _render_histogram(written.summary))
+        summary_key = _sha(json_text(written.summary))
+        for export in CLASS_EXPORTS:
+            if export.costly:  # rendered only when the summary changed
+                self._files.write(export.name, _inputs(export.name, summary_key),
+                                  lambda render=export.render: _costly(render, rows, written.summary))
+            else:
+                self._files.write_bytes(export.name, export.render(rows, written.summary))
         return written
 
 
 def file_names(students: Sequence[str]) -> list[str]:
     """Safe, distinct file names; a student id that is one already is used as it is."""
     return uniquify([sanitise(s) for s in students])
-
-
-def json_text(data) -> str:
-    """JSON as files.write_json_atomic writes it."""
-    return json.dumps(data, sort_keys=True, indent=1) + "\n"
 
 
 class _Files:
@@ -138,8 +128,8 @@ class _Files:
             self.now.pop(rel, None)
         return True
 
-    def write_text(self, rel: str, text: str) -> bool:
-        data = text.encode("utf-8")
+    def write_bytes(self, rel: str, data: bytes) -> bool:
+        """A file rendered already: written when its bytes differ from what was written last."""
         return self.write(rel, _inputs("text", _sha(data)), lambda: data)
 
 
@@ -154,7 +144,7 @@ def _inputs(kind: str, digest: str | None, *more) -> str | None:
 def _renderers() -> str:
     """A digest of the kit version and of the renderers' source and templates, once a process."""
     h = hashlib.sha256(__version__.encode())
-    for rel in _RENDERERS:
+    for rel in renderers():
         path = _KIT / rel
         for file in sorted(path.iterdir()) if path.is_dir() else (path,):
             if file.is_file():
@@ -175,23 +165,9 @@ def _stat(path: Path) -> str:
     return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 
 
-def _render_json(row: BatchRow) -> bytes:
-    from autograder.report.json_report import render_json
-
-    return render_json(row.report).encode("utf-8")
-
-
-def _render_feedback(row: BatchRow) -> bytes:
-    from autograder.report.html_report import render_feedback
-
-    return render_feedback(row.report, student=row.student, late=row.late).encode("utf-8")
-
-
-def _render_histogram(summary: dict) -> bytes:
-    _prewarmed()
-    from autograder.report.summary import histogram_png
-
-    return histogram_png(summary)
+def _costly(render, rows, summary) -> bytes:
+    _prewarmed()  # the histogram's matplotlib, imported in the background meanwhile
+    return render(rows, summary)
 
 
 _PREWARM: list[threading.Thread] = []

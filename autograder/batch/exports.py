@@ -1,0 +1,89 @@
+"""What a class's grading writes, listed once: each student's files and the class's files.
+
+An export is a file name (or, per student, a folder and a suffix), how it is rendered,
+and the renderers it is made by (kit files: their source keys the digests outputs.py
+keeps, so a changed renderer renders its files again). Adding an export, a Canvas
+import file say, is one entry in CLASS_EXPORTS; nothing else needs to know.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from autograder.batch.store import BatchRow
+
+
+@dataclass(frozen=True)
+class StudentExport:
+    folder: str                                  # reports/<student>.json, feedback/<student>.html
+    suffix: str
+    render: Callable[[BatchRow], bytes]
+    keyed_by_student: bool = False               # its content depends on the id and lateness too
+    renderers: tuple[str, ...] = ()              # kit files (relative to autograder/) that render it
+
+
+@dataclass(frozen=True)
+class ClassExport:
+    name: str                                    # the file in the output folder
+    render: Callable[[Sequence[BatchRow], dict], bytes]   # (rows, summary) -> its bytes
+    renderers: tuple[str, ...] = ()
+    costly: bool = False                         # rendered only when the summary changed (a PNG)
+
+
+def json_text(data) -> str:
+    """JSON as files.write_json_atomic writes it."""
+    return json.dumps(data, sort_keys=True, indent=1) + "\n"
+
+
+def _report_json(row: BatchRow) -> bytes:
+    from autograder.report.json_report import render_json
+    return render_json(row.report).encode("utf-8")
+
+
+def _feedback_html(row: BatchRow) -> bytes:
+    from autograder.report.html_report import render_feedback
+    return render_feedback(row.report, student=row.student, late=row.late).encode("utf-8")
+
+
+def _gradebook(rows: Sequence[BatchRow], summary: dict) -> bytes:
+    from autograder.report.csv_report import render_gradebook
+    return render_gradebook(rows).encode("utf-8")
+
+
+def _summary_json(rows: Sequence[BatchRow], summary: dict) -> bytes:
+    return json_text(summary).encode("utf-8")
+
+
+def _summary_md(rows: Sequence[BatchRow], summary: dict) -> bytes:
+    from autograder.report.summary import render_markdown
+    return render_markdown(summary, histogram_file=HISTOGRAM).encode("utf-8")
+
+
+def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
+    from autograder.report.summary import histogram_png
+    return histogram_png(summary)
+
+
+REPORTS, FEEDBACK = "reports", "feedback"
+GRADEBOOK, SUMMARY_JSON, SUMMARY_MD, HISTOGRAM = "gradebook.csv", "summary.json", "summary.md", "score_histogram.png"
+
+STUDENT_EXPORTS: tuple[StudentExport, ...] = (
+    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py",)),
+    StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
+                  renderers=("report/html_report.py", "report/grouping.py", "report/templates")),
+)
+CLASS_EXPORTS: tuple[ClassExport, ...] = (
+    ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py",)),
+    ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py",)),
+    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py",)),
+    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),
+)
+# what every export leans on: a change here renders every file again
+SHARED_RENDERERS = ("batch/exports.py", "batch/outputs.py", "report/model.py", "report/numbers.py")
+
+
+def renderers() -> tuple[str, ...]:
+    """Every kit file an export is rendered by, each once."""
+    named = [*SHARED_RENDERERS, *(r for e in (*STUDENT_EXPORTS, *CLASS_EXPORTS) for r in e.renderers)]
+    return tuple(dict.fromkeys(named))
