@@ -79,20 +79,19 @@ def _instructors(command: str):
 
 
 # command -> the package it needs, which a handout does not ship
-INSTRUCTOR_MODULES = {"handout": "autograder.handout.write", "exercises": "autograder.exercises",
+INSTRUCTOR_MODULES = {"handout": "autograder.editions", "exercises": "autograder.exercises",
                       "grade --out": "autograder.cli.batch"}
 
 
 def _handout(args) -> int:
-    handout = _instructors("handout")
-    write_handout, HandoutError = handout.write_handout, handout.HandoutError
+    editions = _instructors("handout")
 
     from autograder.config import is_public_seed
 
     try:
         rubric = load_rubric(args.config)
-        files = write_handout(args.out, rubric=rubric)
-    except (HandoutError, ConfigError) as err:
+        files = editions.edition("handout").write(args.out, rubric=rubric)
+    except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
     if is_public_seed(rubric.hidden_seed):

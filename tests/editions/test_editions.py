@@ -1,0 +1,37 @@
+"""Is every edition listed once, behind the one Edition interface, and does the CLI reach it?"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autograder import editions
+from autograder.cli import main
+from autograder.config import load_rubric
+from autograder.errors import UserError
+from autograder.paths import KIT_ROOT
+
+FOLDER = Path(editions.__file__).parent
+
+
+def test_is_every_edition_module_listed_once():
+    modules = sorted(p.stem for p in FOLDER.glob("*.py") if p.stem != "__init__")
+    assert sorted(e.name for e in editions.EDITIONS) == modules
+    for e in editions.EDITIONS:
+        assert e.summary and callable(e.write)
+
+
+def test_does_the_handout_edition_write_a_handout_and_refuse_a_used_folder(tmp_path):
+    handout = editions.edition("handout")
+    files = handout.write(tmp_path / "hw1", rubric=load_rubric(KIT_ROOT / "assignment.toml"))
+    assert (tmp_path / "hw1" / "micrograd" / "engine.py") in files
+    with pytest.raises(UserError, match="not empty"):
+        handout.write(tmp_path / "hw1", rubric=load_rubric(KIT_ROOT / "assignment.toml"))
+
+
+def test_does_the_cli_say_in_one_line_when_the_handout_folder_is_used(tmp_path, capsys):
+    (tmp_path / "keep.txt").write_text("mine")
+    assert main(["handout", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "not empty" in err and err.count("\n") == 1
+    assert (tmp_path / "keep.txt").read_text() == "mine"
