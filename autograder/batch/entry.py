@@ -11,7 +11,7 @@ class Entry:
 
     student: a safe id, usable as a file name, unique in the batch.
     path: a folder, .py, .ipynb or .zip (possibly assembled under the workdir).
-    source: how it was recognised: canvas, nbgrader, gradescope, folder or file.
+    source: how it was recognised: canvas, nbgrader, gradescope, moodle, folder, file or link.
     late: the LMS marked it late (Canvas's _LATE_).
     original: the name(s) it had in the download.
     """

@@ -16,9 +16,10 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Sequence
 
 from autograder.batch.lock import OutputBusy, hold_output
+from autograder.batch.entry import Entry
 from autograder.batch.keys import grade_key
 from autograder.batch.outputs import OutputFiles, Written, prewarm
 from autograder.batch.pool import Job, grade_parallel
@@ -31,15 +32,6 @@ from autograder.report.model import Report
 from autograder.scoring import crashed_report
 
 STORE_NAME = "gradebook.sqlite"
-
-
-class Entry(Protocol):
-    """What grading needs from a discovered submission (batch.discover.Entry)."""
-    student: str
-    path: Path
-    source: str
-    late: bool | None
-    original: Path | str
 
 
 class BatchInputError(UserError, ValueError):
@@ -150,6 +142,6 @@ def _lost(entry: Entry, rubric: Rubric) -> BatchRow:
 
 
 def _row(entry: Entry, report: Report, *, final: bool) -> BatchRow:
-    late = getattr(entry, "late", None)
+    late = entry.late
     return BatchRow(entry.student, report, None if late is None else bool(late),
-                    str(getattr(entry, "source", "") or ""), str(getattr(entry, "original", "") or ""), final)
+                    str(entry.source or ""), str(entry.original or ""), final)

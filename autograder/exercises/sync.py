@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.exercises.markers import strip_solutions
+from autograder.files import write_text_atomic
 
 
 def _expected(solutions: Path) -> dict[Path, str]:
@@ -24,9 +25,7 @@ def write_exercises(solutions: Path, exercises: Path) -> list[Path]:
         if target.exists() and target.read_text(encoding="utf-8") == text:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(target.suffix + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_text_atomic(target, text)  # a private temporary name, never a fixed .tmp
         changed.append(target)
     for stale in _stale(exercises, expected):
         stale.unlink()
