@@ -62,6 +62,14 @@ def _parser() -> argparse.ArgumentParser:
     handout.add_argument("out", type=Path, help="a new or empty folder")
     handout.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
     handout.set_defaults(run=_handout)
+
+    export = sub.add_parser("export", help="write an edition of the assignment for a platform (see `export --help`)")
+    export.add_argument("edition", metavar="EDITION", help="which edition: " + ", ".join(EDITION_NAMES))
+    export.add_argument("dest", type=Path, help="where to write it (a new or empty folder, or FILE.zip)")
+    export.add_argument("--assignment", default="hw1", help="the assignment's id, where the platform needs one "
+                                                            "(default: %(default)s)")
+    export.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    export.set_defaults(run=_export)
     return parser
 
 
@@ -79,8 +87,12 @@ def _instructors(command: str):
 
 
 # command -> the package it needs, which a handout does not ship
-INSTRUCTOR_MODULES = {"handout": "autograder.editions", "exercises": "autograder.exercises",
-                      "grade --out": "autograder.cli.batch"}
+INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.editions",
+                      "exercises": "autograder.exercises", "grade --out": "autograder.cli.batch"}
+
+# the editions `export` writes (the folder handout has its own command); kept here, not imported
+# from editions/, so that `--help` works in a student's handout, which ships no editions
+EDITION_NAMES = ("otter", "nbgrader", "gradescope")
 
 
 def _handout(args) -> int:
@@ -99,6 +111,20 @@ def _handout(args) -> int:
               f" ({rubric.source}): anyone with the kit can regenerate your hidden cases. Set hidden_seed in "
               "assignment.toml or AUTOGRADER_HIDDEN_SEED to a number of your own before you grade.",
               file=sys.stderr)
+    return 0
+
+
+def _export(args) -> int:
+    editions = _instructors("export")
+    names = [e.name for e in editions.EDITIONS if e.name != "handout"]
+    if args.edition not in names:
+        raise UsageError(f"no edition {args.edition!r}: the kit writes " + (", ".join(names) or "none yet"))
+    try:
+        rubric = load_rubric(args.config)
+        files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
+    print(f"Wrote the {args.edition} edition to {args.dest} ({len(files)} files).")
     return 0
 
 

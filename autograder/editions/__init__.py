@@ -22,9 +22,10 @@ class Edition(Protocol):
     name: str          # as the command line names it
     summary: str       # one line: what it writes, for whom
 
-    def write(self, dest: Path, *, rubric: Rubric) -> list[Path]:
+    def write(self, dest: Path, *, rubric: Rubric, assignment: str = "hw1") -> list[Path]:
         """Write the edition at dest (new or empty); return the files written. Raises a UserError
-        (one line) for a destination or rubric it can't use, and writes nothing half-done."""
+        (one line) for a destination or rubric it can't use, and writes nothing half-done.
+        `assignment` is the assignment's id where the platform names one (nbgrader); others ignore it."""
 
 
 EDITIONS: tuple[Edition, ...] = (handout.EDITION,)

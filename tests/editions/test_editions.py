@@ -35,3 +35,10 @@ def test_does_the_cli_say_in_one_line_when_the_handout_folder_is_used(tmp_path, 
     err = capsys.readouterr().err
     assert "not empty" in err and err.count("\n") == 1
     assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_does_export_name_the_editions_it_has_when_asked_for_another(tmp_path, capsys):
+    assert main(["export", "blackboard", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "no edition 'blackboard'" in err and err.count("\n") == 1
+    assert not (tmp_path / "x").exists()
