@@ -20,15 +20,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from autograder.errors import UserError
-from autograder.tasks import TASK_IDS
+from autograder.tasks import ACTIVATIONS, DEFAULT_POINTS, TASK_IDS
 
-DEFAULT_POINTS: Mapping[str, float] = MappingProxyType({
-    "add": 5, "mul": 5, "pow": 5, "tanh": 5, "exp": 5, "relu": 5,
-    "backward": 15,
-    "neuron": 8, "layer": 6, "mlp": 8, "parameters": 8, "zero_grad": 5,
-    "mse_loss": 8, "train": 12,
-})
-ACTIVATIONS = ("tanh", "relu")
 # The sha256 of the hidden seed in the kit's own assignment.toml: that seed is public (it is in the
 # repository), so a course that keeps it has hidden cases any student can regenerate, and
 # `autograder handout` warns. Kept as a digest so that the handout's copy of this file holds no seed.

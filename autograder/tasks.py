@@ -1,28 +1,96 @@
-"""The task ids: the one list that stubs, cases, reports and --task share."""
+"""The tasks and the operations: one table, from which everything else that names them derives.
+
+A task is a row (id, title, default points, the student file it lives in, the family of
+cases that test it); an op task also holds its operation (how a title writes it, its form
+in the exercise API, its forward and derivative in floats, the inputs where the derivative
+is a convention rather than calculus, the inputs random cases draw from, and whether a
+neuron may use it as its activation). The case library, the rubric's default points, the
+reports, `--task`, the activations, the reference engine's neuron and the torch adapter's
+op map all read this table; tests/test_tasks.py fails when an op task lacks its solution,
+its reference and torch methods, its hand cases or its hint.
+
+Adding an op task (sigmoid, say): one `Task(..., op=Op(...))` row below, its `_backward` in
+solutions/micrograd/engine.py (then `autograder exercises`), a method in reference/engine.py,
+and its hand cases in cases/hand.py. Nothing here imports the rest of the kit.
+"""
 from __future__ import annotations
 
-TASKS: dict[str, str] = {
-    "add": "the _backward of a + b",
-    "mul": "the _backward of a * b",
-    "pow": "the _backward of a ** k",
-    "tanh": "the _backward of tanh",
-    "exp": "the _backward of exp",
-    "relu": "the _backward of relu",
-    "backward": "Value.backward(): topological order and the chain rule",
-    "neuron": "Neuron.__call__",
-    "layer": "Layer.__call__",
-    "mlp": "MLP: the layers __init__ builds, and __call__ through them",
-    "parameters": "parameters() of Neuron, Layer and MLP",
-    "zero_grad": "Module.zero_grad",
-    "mse_loss": "mse_loss",
-    "train": "train: the gradient-descent loop",
-}
+import math
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Callable, Literal, Mapping
 
-TASK_IDS: tuple[str, ...] = tuple(TASKS)
+Form = Literal["binary", "power", "method"]
+Family = Literal["op", "backward", "nn", "train"]
 
-# The student module each task lives in.
-TASK_MODULE: dict[str, str] = {
-    **{t: "engine" for t in ("add", "mul", "pow", "tanh", "exp", "relu", "backward")},
-    **{t: "nn" for t in ("neuron", "layer", "mlp", "parameters", "zero_grad")},
-    **{t: "train" for t in ("mse_loss", "train")},
-}
+# how far from a kink random inputs stay (a kink is hit on purpose, by the cases that name it)
+KINK_GAP = 0.05
+
+
+@dataclass(frozen=True)
+class Op:
+    symbol: str            # as a title writes it: "+", "**", "tanh"
+    form: Form             # binary: a op b, b a Value or a number (and the reflected forms);
+    #                        power: a ** k for a number k; method: a.tanh()
+    forward: Callable[..., float]                    # forward(a, b) | forward(a, k) | forward(a)
+    derivative: Callable[..., tuple[float, ...]]     # d out / d each Value operand, same arguments
+    bound: float = math.inf  # random inputs have |a| <= bound (exp: 3, so that nothing overflows)
+    kinks: tuple[float, ...] = ()  # inputs where the derivative is a convention (relu at 0: 0)
+    activation: bool = False  # a neuron may use it: assignment.toml's `activation`
+    label: str = ""        # a node's _op, where micrograd names it otherwise than the task ("ReLU")
+
+    def fits(self, v: float, k: float | None = None) -> bool:
+        """Is v an input random cases may give this op (with exponent k for a power)?"""
+        if self.form == "power":
+            if isinstance(k, int):
+                return abs(v) <= 3 if k > 0 else 0.3 <= abs(v) <= 3
+            return 0.3 <= v <= 3  # a fractional power needs a positive base
+        return abs(v) <= self.bound and all(abs(v - x) >= KINK_GAP for x in self.kinks)
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    title: str
+    points: float
+    module: str            # the student's file: "engine", "nn" or "train"
+    family: Family         # which builders of the case library make its cases
+    op: Op | None = None   # an op task's operation
+
+
+def _relu(a: float) -> float:
+    return a if a > 0 else 0.0
+
+
+TABLE: tuple[Task, ...] = (
+    Task("add", "the _backward of a + b", 5, "engine", "op",
+         Op("+", "binary", lambda a, b: a + b, lambda a, b: (1.0, 1.0))),
+    Task("mul", "the _backward of a * b", 5, "engine", "op",
+         Op("*", "binary", lambda a, b: a * b, lambda a, b: (b, a))),
+    Task("pow", "the _backward of a ** k", 5, "engine", "op",
+         Op("**", "power", lambda a, k: a ** k, lambda a, k: (k * a ** (k - 1),))),
+    Task("tanh", "the _backward of tanh", 5, "engine", "op",
+         Op("tanh", "method", math.tanh, lambda a: (1.0 - math.tanh(a) ** 2,), bound=5.0, activation=True)),
+    Task("exp", "the _backward of exp", 5, "engine", "op",
+         Op("exp", "method", math.exp, lambda a: (math.exp(a),), bound=3.0)),
+    Task("relu", "the _backward of relu", 5, "engine", "op",
+         Op("relu", "method", _relu, lambda a: (1.0 if a > 0 else 0.0,), kinks=(0.0,), activation=True,
+            label="ReLU")),
+    Task("backward", "Value.backward(): topological order and the chain rule", 15, "engine", "backward"),
+    Task("neuron", "Neuron.__call__", 8, "nn", "nn"),
+    Task("layer", "Layer.__call__", 6, "nn", "nn"),
+    Task("mlp", "MLP: the layers __init__ builds, and __call__ through them", 8, "nn", "nn"),
+    Task("parameters", "parameters() of Neuron, Layer and MLP", 8, "nn", "nn"),
+    Task("zero_grad", "Module.zero_grad", 5, "nn", "nn"),
+    Task("mse_loss", "mse_loss", 8, "train", "train"),
+    Task("train", "train: the gradient-descent loop", 12, "train", "train"),
+)
+
+# -- views of the table, for the places that need only one column ----------------------------
+TASK: Mapping[str, Task] = MappingProxyType({t.id: t for t in TABLE})
+TASK_IDS: tuple[str, ...] = tuple(TASK)
+TASKS: Mapping[str, str] = MappingProxyType({t.id: t.title for t in TABLE})
+TASK_MODULE: Mapping[str, str] = MappingProxyType({t.id: t.module for t in TABLE})
+DEFAULT_POINTS: Mapping[str, float] = MappingProxyType({t.id: t.points for t in TABLE})
+OPS: Mapping[str, Op] = MappingProxyType({t.id: t.op for t in TABLE if t.op is not None})
+ACTIVATIONS: tuple[str, ...] = tuple(name for name, op in OPS.items() if op.activation)

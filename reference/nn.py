@@ -1,13 +1,14 @@
 """The reference neural-net pieces: exercise API names and parameter order.
 
 A neuron is one fused node (``Value.neuron``), so a forward pass builds one node
-per neuron instead of two per weight; results are the same as micrograd's.
+per neuron instead of two per weight; results are the same as micrograd's. The
+classes name the engine they build on (``Neuron.Value``, ``Layer.Neuron``,
+``MLP.Layer``), so the torch adapter runs these same classes on its own Value.
 """
 import random
 
+from autograder.tasks import ACTIVATIONS
 from reference.engine import Value
-
-ACTIVATIONS = ("tanh", "relu")
 
 
 class Module:
@@ -21,17 +22,18 @@ class Module:
 
 
 class Neuron(Module):
+    Value = Value  # the engine: a Value class with a fused Value.neuron(w, b, x, activation)
 
     def __init__(self, nin, nonlin=True, activation="tanh"):
         if activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {ACTIVATIONS}, not {activation!r}")
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(0.0)
+        self.w = [self.Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = self.Value(0.0)
         self.nonlin = nonlin
         self.activation = activation
 
     def __call__(self, x):
-        return Value.neuron(self.w, self.b, x, self.activation if self.nonlin else None)
+        return self.Value.neuron(self.w, self.b, x, self.activation if self.nonlin else None)
 
     def parameters(self):
         return self.w + [self.b]
@@ -41,9 +43,10 @@ class Neuron(Module):
 
 
 class Layer(Module):
+    Neuron = Neuron
 
     def __init__(self, nin, nout, **kwargs):
-        self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
+        self.neurons = [self.Neuron(nin, **kwargs) for _ in range(nout)]
 
     def __call__(self, x):
         out = [n(x) for n in self.neurons]
@@ -57,12 +60,13 @@ class Layer(Module):
 
 
 class MLP(Module):
+    Layer = Layer
 
     def __init__(self, nin, nouts, activation="tanh", last_nonlin=False):
         sz = [nin] + list(nouts)
         last = len(nouts) - 1
         self.layers = [
-            Layer(sz[i], sz[i + 1], nonlin=(i != last or last_nonlin), activation=activation)
+            self.Layer(sz[i], sz[i + 1], nonlin=(i != last or last_nonlin), activation=activation)
             for i in range(len(nouts))
         ]
 

@@ -12,37 +12,43 @@ arguments always give the same cases.
 from __future__ import annotations
 
 import random
+from typing import Callable, Mapping
 
 from autograder.cases import hand, hand_backward, hand_nn
 from autograder.cases.model import Case, Visibility
 from autograder.cases.random_cases import backward_cases, op_cases
 from autograder.cases.random_nn import nn_cases
-from autograder.tasks import TASK_IDS
+from autograder.tasks import ACTIVATIONS, TASK, TASK_IDS
 
-__all__ = ["Case", "PUBLIC_SEED", "build_cases"]
+__all__ = ["ACTIVATIONS", "Case", "HAND", "PUBLIC_SEED", "build_cases"]
 
 PUBLIC_SEED = 20240607
-ACTIVATIONS = ("tanh", "relu")
-
-_OPS = ("add", "mul", "pow", "tanh", "exp", "relu")
 
 
-def _hand(task: str, activation: str) -> list[Case]:
-    if task in _OPS:
-        return getattr(hand, f"{task}_cases")()
-    if task == "backward":
-        return hand_backward.backward_cases()
-    if task in ("neuron", "mlp"):
-        return getattr(hand_nn, f"{task}_cases")(activation)
-    return getattr(hand_nn, f"{task}_cases")()
+def _fixed(build: Callable[[], list[Case]]) -> Callable[[str], list[Case]]:
+    """The hand cases of a task that do not depend on the configured activation."""
+    return lambda activation: build()
+
+
+# Every task's hand-derived cases, given the configured activation: one entry per row of the
+# task table (tests/cases/test_library.py fails on a task without one).
+HAND: Mapping[str, Callable[[str], list[Case]]] = {
+    "add": _fixed(hand.add_cases), "mul": _fixed(hand.mul_cases), "pow": _fixed(hand.pow_cases),
+    "tanh": _fixed(hand.tanh_cases), "exp": _fixed(hand.exp_cases), "relu": _fixed(hand.relu_cases),
+    "backward": _fixed(hand_backward.backward_cases),
+    "neuron": hand_nn.neuron_cases, "layer": _fixed(hand_nn.layer_cases), "mlp": hand_nn.mlp_cases,
+    "parameters": _fixed(hand_nn.parameters_cases), "zero_grad": _fixed(hand_nn.zero_grad_cases),
+    "mse_loss": _fixed(hand_nn.mse_loss_cases), "train": _fixed(hand_nn.train_cases),
+}
 
 
 def _random(task: str, seed: int, visibility: Visibility, activation: str) -> list[Case]:
     rng = random.Random(f"{seed}/{visibility}/{task}")
     prefix = "random" if visibility == "public" else "hidden"
-    if task in _OPS:
+    family = TASK[task].family
+    if family == "op":
         return op_cases(task, rng, prefix, visibility)
-    if task == "backward":
+    if family == "backward":
         return backward_cases(rng, prefix, visibility)
     return nn_cases(task, rng, prefix, visibility, activation)
 
@@ -56,6 +62,6 @@ def build_cases(*, seed: int, visibility: Visibility, activation: str = "tanh") 
     cases = []
     for task in TASK_IDS:
         if visibility == "public":
-            cases += _hand(task, activation)
+            cases += HAND[task](activation)
         cases += _random(task, seed, visibility, activation)
     return cases

@@ -5,10 +5,10 @@ import random
 
 from autograder.cases.hints import HINTS
 from autograder.cases.model import Case, Visibility
+from autograder.tasks import OPS
 
 # The symbol a title writes for each operation.
-SYMBOL = {"add": "+", "mul": "*", "pow": "**", "tanh": "tanh", "exp": "exp", "relu": "relu"}
-OPS = tuple(SYMBOL)
+SYMBOL = {name: op.symbol for name, op in OPS.items()}
 
 def case(task: str, name: str, program: str, params: dict, *, title: str,
          derivation: str = "", hint: str = "", visibility: Visibility = "public",
@@ -38,7 +38,8 @@ def away(rng: random.Random, lo: float, hi: float, gap: float = 0.1) -> float:
 def describe_local(p: dict) -> str:
     """A one-line title for an ops.local case: the expression, out.grad, the grads preset."""
     op, a = p["op"], fmt(p["a"])
-    if op in ("add", "mul"):
+    form = OPS[op].form
+    if form == "binary":
         sym = SYMBOL[op]
         if p.get("same"):
             expr = f"a {sym} a with a = {a}"
@@ -47,8 +48,8 @@ def describe_local(p: dict) -> str:
             expr = (f"{c} {sym} a" if p.get("const_side") == "left" else f"a {sym} {c}") + f" with a = {a}"
         else:
             expr = f"a {sym} b with a = {a}, b = {fmt(p['b'])}"
-    elif op == "pow":
-        expr = f"a ** {fmt(p['k'])} with a = {a}"
+    elif form == "power":
+        expr = f"a {SYMBOL[op]} {fmt(p['k'])} with a = {a}"
     else:
         expr = f"a.{op}() with a = {a}"
     title = f"{expr}; out._backward() with out.grad = {fmt(p['upstream'])}"

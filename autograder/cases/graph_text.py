@@ -8,6 +8,7 @@ hidden cases never show their inputs).
 from __future__ import annotations
 
 from autograder.cases.common import SYMBOL, fmt
+from autograder.tasks import OPS
 
 MAX_NODES = 40
 
@@ -33,15 +34,16 @@ def describe(g: dict, op: str | None = None) -> str:
     return "the graph: " + "; ".join(parts) + " (the last node is the output)"
 
 
-def _op_expr(spec: dict, op: str | None, args: list[str]) -> str:
-    if op in ("add", "mul"):
+def _op_expr(spec: dict, op: str, args: list[str]) -> str:
+    form = OPS[op].form
+    if form == "binary":
         sym = SYMBOL[op]
         if "const" in spec:
             c = fmt(spec["const"])
             return f"{c} {sym} {args[0]}" if spec.get("const_side") == "left" else f"{args[0]} {sym} {c}"
         return f"{args[0]} {sym} {args[-1]}"
-    if op == "pow":
-        return f"{args[0]}**{fmt(spec['k'])}"
+    if form == "power":
+        return f"{args[0]}{SYMBOL[op]}{fmt(spec['k'])}"
     return f"{op}({args[0]})"
 
 

@@ -5,16 +5,15 @@ neuron cases use it, and their derivations say what it gives.
 """
 from __future__ import annotations
 
-import math
-
 from autograder.cases.common import case, fmt
 from autograder.cases.model import Case
+from autograder.tasks import OPS
 
 L_BIAS = 6.8813735870195432  # Karpathy's neuron: with x = (2, 0), w = (-3, 1), w . x + b = 0.8814
 
 
 def _act(activation: str, z: float) -> float:
-    return math.tanh(z) if activation == "tanh" else max(z, 0.0)
+    return OPS[activation].forward(z)
 
 
 def neuron_cases(activation: str) -> list[Case]:

@@ -8,7 +8,7 @@ process and never reach the child.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 Visibility = Literal["public", "hidden"]

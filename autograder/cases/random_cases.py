@@ -12,6 +12,7 @@ from autograder.cases import random_graphs as graphs
 from autograder.cases.graph_text import describe
 from autograder.cases.common import SYMBOL, away, case, describe_local, fmt, r3
 from autograder.cases.model import Case
+from autograder.tasks import OPS
 
 # How many random cases of each kind a task gets: (public, hidden).
 COUNTS = {"local": (1, 2), "graph": (2, 3), "end-to-end": (2, 2)}
@@ -24,7 +25,8 @@ def _upstream(rng: random.Random) -> float:
 def local_params(rng: random.Random, op: str) -> dict:
     """A one-node case of op, its input in op's safe domain."""
     p: dict = {"op": op}
-    if op in ("add", "mul"):
+    spec = OPS[op]
+    if spec.form == "binary":
         p["a"] = away(rng, 0.2, 3.0)
         form = rng.choice(("pair", "pair", "same", "const"))
         if form == "pair":
@@ -33,11 +35,11 @@ def local_params(rng: random.Random, op: str) -> dict:
             p["same"] = True
         else:
             p.update(const=away(rng, 0.5, 3.0), const_side=rng.choice(("left", "right")))
-    elif op == "pow":
+    elif spec.form == "power":
         p["k"] = k = rng.choice(graphs.POW_EXPONENTS)
         p["a"] = r3(rng.uniform(0.3, 3.0)) if not isinstance(k, int) else away(rng, 0.3, 3.0)
-    elif op == "relu":
-        p["a"] = away(rng, 0.1, 3.0)
+    elif spec.kinks:
+        p["a"] = r3(spec.kinks[0] + away(rng, 0.1, 3.0))  # either side of the kink, never on it
     else:
         p["a"] = r3(rng.uniform(-2.5, 2.5))
     p["upstream"] = _upstream(rng)
@@ -52,8 +54,8 @@ def op_cases(op: str, rng: random.Random, prefix: str, vis) -> list[Case]:
     for _ in range(n_local):
         p = local_params(rng, op)
         out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.local", p, title=describe_local(p), visibility=vis))
-    if op == "relu" and vis == "hidden":  # the kink itself, which random inputs never hit
-        p = {**local_params(rng, op), "a": 0.0}
+    for kink in OPS[op].kinks if vis == "hidden" else ():  # the kinks themselves, which random inputs never hit
+        p = {**local_params(rng, op), "a": kink}
         out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.local", p, title=describe_local(p), visibility=vis))
     for _ in range(n_graph):
         g = graphs.op_graph(rng, op, n_leaves=rng.randint(2, 3), n_nodes=rng.randint(5, 10))
@@ -72,13 +74,14 @@ def end_to_end_case(op: str, rng: random.Random, name: str, vis) -> Case:
     """A graph of op and kit nodes, back-propagated by the student's backward(): charged to op,
     and counted only while the backward task passes its own cases (see Case.needs)."""
     g = graphs.op_graph(rng, op, n_leaves=rng.randint(2, 3), n_nodes=rng.randint(4, 8))
-    if op == "relu":
-        g = graphs.with_relu_at_zero(rng, g)
+    kinks = OPS[op].kinks
+    if kinks:
+        g = graphs.with_op_at_kink(rng, g, op)
     n_ops = sum("coefs" not in s for s in g["nodes"])
     title = (f"end to end: {n_ops} '{SYMBOL[op]}' nodes and {len(g['nodes']) - n_ops} kit nodes on "
              f"{len(g['leaves'])} leaves, then your backward() from the last node")
-    if op == "relu":
-        title += " (one relu gets exactly 0)"
+    if kinks:
+        title += f" (one {SYMBOL[op]} gets exactly {fmt(kinks[0])})"
     hint = (f"Every other {op} case calls your closures one by one; this one walks the graph with your "
             f"backward(), so the node {SYMBOL[op]} makes must hold in _prev the Values it was computed from "
             "(and nothing else: not a number such as an exponent).")

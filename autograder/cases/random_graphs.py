@@ -8,10 +8,10 @@ input in its safe domain: pow with a fractional or negative exponent only on
 """
 from __future__ import annotations
 
-import math
 import random
 
 from autograder.cases.common import away, r3
+from autograder.tasks import OPS
 
 POW_EXPONENTS = (2, 3, -1, -2, 0.5, 1.5, -0.5)
 LIMIT = 50.0
@@ -20,21 +20,17 @@ MAX_PATHS = 5000
 
 def fits(op: str, v: float, k=None) -> bool:
     """Is v a safe input of op (with exponent k for pow)?"""
-    if op == "pow":
-        if isinstance(k, int):
-            return abs(v) <= 3 if k > 0 else 0.3 <= abs(v) <= 3
-        return 0.3 <= v <= 3  # a fractional power needs a positive base
-    return {"exp": abs(v) <= 3, "relu": abs(v) >= 0.05, "tanh": abs(v) <= 5}.get(op, True)
+    return OPS[op].fits(v, k)
 
 
 def forward(op: str, args: list[float], spec: dict) -> float:
     """The value of an op node whose arguments are worth args."""
-    if op in ("add", "mul"):
-        a, b = args[0], spec["const"] if "const" in spec else args[-1]
-        return a + b if op == "add" else a * b
-    if op == "pow":
-        return args[0] ** spec["k"]
-    return {"tanh": math.tanh, "exp": math.exp, "relu": lambda v: max(v, 0.0)}[op](args[0])
+    o = OPS[op]
+    if o.form == "binary":
+        return o.forward(args[0], spec["const"] if "const" in spec else args[-1])
+    if o.form == "power":
+        return o.forward(args[0], spec["k"])
+    return o.forward(args[0])
 
 
 def _pick(rng: random.Random, n: int) -> int:
@@ -55,13 +51,14 @@ def _mix(rng: random.Random, vals: list[float], k_max: int = 3) -> tuple[dict, f
 def _op_spec(rng: random.Random, op: str, a: int, n: int) -> dict:
     """A node of op with first argument a (of n values so far), its other choices at random."""
     spec: dict = {"args": [a]}
-    if op in ("add", "mul"):
+    form = OPS[op].form
+    if form == "binary":
         roll = rng.random()
         if roll < 0.15:
             spec.update(const=away(rng, 0.5, 3), const_side=rng.choice(("left", "right")))
         else:
             spec["args"].append(a if roll < 0.35 else _pick(rng, n))  # sometimes x op x
-    elif op == "pow":
+    elif form == "power":
         spec["k"] = rng.choice(POW_EXPONENTS)
     return spec
 
@@ -161,13 +158,15 @@ def mix_chain(rng: random.Random, *, depth: int, n_leaves: int = 2) -> dict:
     return {"leaves": leaves, "nodes": nodes}
 
 
-def with_relu_at_zero(rng: random.Random, g: dict) -> dict:
-    """g with one more relu whose input is exactly 0, joined to the root by a kit node.
+def with_op_at_kink(rng: random.Random, g: dict, op: str) -> dict:
+    """g with one more op node whose input is exactly at its kink, joined to the root by a kit node.
 
-    The zero is x_i * x_j - x_j * x_i over two leaves (exact in floats); relu's
-    derivative there is 0, so a closure that passes the gradient at 0 (>= 0 for > 0)
-    sends a share to both leaves that a correct one does not.
+    The kink must be 0 (relu's): the zero is x_i * x_j - x_j * x_i over two leaves (exact in
+    floats); relu's derivative there is 0, so a closure that passes the gradient at 0 (>= 0
+    for > 0) sends a share to both leaves that a correct one does not.
     """
+    if OPS[op].kinks != (0.0,):
+        raise ValueError(f"{op}: only a kink at 0 can be built exactly, not {OPS[op].kinks}")
     n_leaves, nodes = len(g["leaves"]), [dict(s) for s in g["nodes"]]
     i, j = 0, n_leaves - 1
     xi, xj = g["leaves"][i], g["leaves"][j]

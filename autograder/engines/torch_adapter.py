@@ -9,12 +9,16 @@ engines can be compared node by node. This is the only module importing torch.
 """
 from __future__ import annotations
 
-import random
-
 import torch
 
-ACTIVATIONS = ("tanh", "relu")
-_ACT = {None: lambda z: z, "tanh": torch.tanh, "relu": torch.relu}
+from autograder.tasks import ACTIVATIONS, OPS
+from reference import nn as reference_nn
+from reference.train import mse_loss, train
+
+__all__ = ["Layer", "MLP", "Module", "Neuron", "Value", "mse_loss", "native_mix", "train"]
+
+# each activation is the torch function of its name (tests/test_tasks.py checks that torch has it)
+_ACT = {None: lambda z: z, **{name: getattr(torch, name) for name in ACTIVATIONS}}
 
 
 def _leaf(x) -> torch.Tensor:
@@ -98,10 +102,7 @@ class Value:
     def __rtruediv__(self, other):
         return other * self ** -1
 
-    tanh = _unary(torch.tanh, "tanh")
-    exp = _unary(torch.exp, "exp")
-    relu = _unary(torch.relu, "ReLU")
-    log = _unary(torch.log, "log")
+    log = _unary(torch.log, "log")  # beyond the tasks: for engines with more ops (tests/styles)
     sigmoid = _unary(torch.sigmoid, "sigmoid")
 
     # -- backpropagation --------------------------------------------------------
@@ -146,6 +147,12 @@ class Value:
         return f"Value(data={self.data}, grad={self.grad})"
 
 
+# every method operation of the task table (tanh, exp, relu), as the torch function of its name
+for _name, _op in OPS.items():
+    if _op.form == "method":
+        setattr(Value, _name, _unary(getattr(torch, _name), _op.label or _name))
+
+
 def _reachable(root: Value) -> list[Value]:
     """Every node reachable from root (root first), each once, without recursion."""
     seen = {id(root): root}
@@ -185,85 +192,22 @@ def _neuron(w, b, x, activation):
     return Value._node(fn, (*w, b, *_as_values(x)), activation or "linear")
 
 
-# -- nn: the reference's classes, on this Value ----------------------------------
-class Module:
-
-    def zero_grad(self):
-        for p in self.parameters():
-            p.grad = 0.0
-
-    def parameters(self):
-        return []
+# the fused nodes that reference/nn.py and reference/train.py build with
+Value.sum = staticmethod(_sum)
+Value.neuron = staticmethod(_neuron)
 
 
-class Neuron(Module):
-
-    def __init__(self, nin, nonlin=True, activation="tanh"):
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {ACTIVATIONS}, not {activation!r}")
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(0.0)
-        self.nonlin = nonlin
-        self.activation = activation
-
-    def __call__(self, x):
-        return _neuron(self.w, self.b, x, self.activation if self.nonlin else None)
-
-    def parameters(self):
-        return self.w + [self.b]
+# -- nn and train: the reference's own classes and functions, on this Value -------------
+Module = reference_nn.Module
 
 
-class Layer(Module):
-
-    def __init__(self, nin, nout, **kwargs):
-        self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
-
-    def __call__(self, x):
-        out = [n(x) for n in self.neurons]
-        return out[0] if len(out) == 1 else out
-
-    def parameters(self):
-        return [p for n in self.neurons for p in n.parameters()]
+class Neuron(reference_nn.Neuron):
+    Value = Value
 
 
-class MLP(Module):
-
-    def __init__(self, nin, nouts, activation="tanh", last_nonlin=False):
-        sz = [nin] + list(nouts)
-        last = len(nouts) - 1
-        self.layers = [
-            Layer(sz[i], sz[i + 1], nonlin=(i != last or last_nonlin), activation=activation)
-            for i in range(len(nouts))
-        ]
-
-    def __call__(self, x):
-        for layer in self.layers:
-            x = layer(x)
-        return x
-
-    def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
+class Layer(reference_nn.Layer):
+    Neuron = Neuron
 
 
-# -- train: the reference's loss and loop ------------------------------------------
-def mse_loss(predictions, targets):
-    """Mean of squared errors, as one Value."""
-    predictions, targets = list(predictions), list(targets)
-    if len(predictions) != len(targets):
-        raise ValueError(f"{len(predictions)} predictions but {len(targets)} targets")
-    if not predictions:
-        raise ValueError("mse_loss of no predictions")
-    return _sum([(p - t) ** 2 for p, t in zip(predictions, targets)]) * (1.0 / len(predictions))
-
-
-def train(model, xs, ys, steps, lr):
-    """Plain gradient descent: zero grads, forward, backward, step; one loss float per step."""
-    losses = []
-    for _ in range(steps):
-        model.zero_grad()
-        loss = mse_loss([model(x) for x in xs], ys)
-        loss.backward()
-        for p in model.parameters():
-            p.data -= lr * p.grad
-        losses.append(loss.data)
-    return losses
+class MLP(reference_nn.MLP):
+    Layer = Layer
