@@ -89,11 +89,14 @@ def test_does_check_work_in_the_handout_without_the_reference(handout, tmp_path)
 def test_does_pytest_in_the_handout_run_one_test_per_task(handout, tmp_path):
     work = tmp_path / "student"
     subprocess.run(["cp", "-r", str(handout), str(work)], check=True)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=work,
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rf"], cwd=work,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
-    assert "14 failed" in done.stdout
-    assert "FAILED ::test_mul" in done.stdout and "not written yet" in done.stdout
+    assert "collected 14 items" in done.stdout and "14 failed" in done.stdout
+    assert "FAILED micrograd::test_mul" in done.stdout and "not written yet" in done.stdout
+    one = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "test_mul"], cwd=work,
+                         capture_output=True, text=True, timeout=120)
+    assert "1 failed, 13 deselected" in one.stdout, one.stdout
 
 
 def test_is_a_non_empty_folder_refused(tmp_path):
