@@ -21,7 +21,7 @@ def compare(obs: dict, golden: dict, *, rel_tol: float, abs_tol: float) -> list[
             problems.append(f"{name}: your code produced nothing for it")
             continue
         problems += _compare_value(name, obs[name], expected, rel_tol, abs_tol)
-        if len(problems) >= MAX_LINES:
+        if len(problems) > MAX_LINES:  # one past the cut, so that "..." says there are more
             break
     if len(problems) > MAX_LINES:
         problems = problems[:MAX_LINES] + ["..."]
