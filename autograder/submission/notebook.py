@@ -3,7 +3,8 @@
 Shell escapes (`!cmd`, `x = !cmd`), line magics (`%cmd`, `x = %cmd`), help (`obj?`) and
 cell magics (`%%bash`: the whole cell) become a comment, or `pass  # ...` when indented,
 so line structure and blocks survive. The bodies of %%time, %%timeit and %%capture are
-plain Python and are kept (their own escapes removed line by line).
+plain Python and are kept (their own escapes removed line by line). The grading tools' own
+cells and calls (otter's, nbgrader's test cells) are left out: see tool_cells.py.
 """
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import json
 import re
 import warnings
 from pathlib import Path
+
+from autograder.submission.tool_cells import SKIPPED, drop_otter, grader_names, tool_cell
 
 MARKER = "# [autograder: removed shell escape / magic]"
 MAX_BYTES = 64 * 1024 * 1024
@@ -29,10 +32,14 @@ class NotebookError(ValueError):
 def notebook_to_python(path: Path) -> str:
     """The notebook's code cells as one module's source, escapes and magics removed."""
     nb = _read(Path(path))
-    parts = ["# Code cells of a notebook; shell escapes and magics removed by the autograder."]
-    for number, cell in enumerate(nb.cells, 1):
-        if cell.get("cell_type") == "code":
-            parts.append(f"# In[{number}]:\n{convert_cell(cell.get('source', ''))}")
+    parts = ["# Code cells of a notebook; shell escapes, magics and the grading tools' cells removed by the autograder."]
+    code = {number: cell for number, cell in enumerate(nb.cells, 1) if cell.get("cell_type") == "code"}
+    sources = {number: convert_cell(cell.get("source", "")) for number, cell in code.items()}
+    names = grader_names(list(sources.values()))
+    for number, cell in code.items():
+        what = tool_cell(cell)
+        body = SKIPPED.format(what=what) if what else drop_otter(sources[number], names)
+        parts.append(f"# In[{number}]:\n{body}")
     return "\n\n\n".join(parts) + "\n"
 
 
