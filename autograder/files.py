@@ -1,4 +1,4 @@
-"""Write files whole or not at all: a kill never leaves a half-written one."""
+"""Write files whole or not at all (a kill never leaves a half-written one); read a text file a user gave."""
 from __future__ import annotations
 
 import json
@@ -35,3 +35,21 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 def write_json_atomic(path: Path, data) -> None:
     write_text_atomic(path, json.dumps(data, sort_keys=True, indent=1) + "\n")
+
+
+class UnreadableText(ValueError):
+    """Why a text file a user gave can't be read, in a few words (the caller names the file)."""
+
+
+def read_utf8(path: Path, *, max_bytes: int) -> str:
+    """A user's UTF-8 text file, whole (a BOM is kept: the caller decides what it means)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise UnreadableText(f"can't be read ({exc.strerror or exc})") from None
+    if len(data) > max_bytes:
+        raise UnreadableText(f"too large ({len(data) // 2**20} MiB; at most {max_bytes // 2**20} MiB)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableText(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None

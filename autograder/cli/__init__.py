@@ -70,6 +70,13 @@ def _parser() -> argparse.ArgumentParser:
                                                             "(default: %(default)s)")
     export.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
     export.set_defaults(run=_export)
+
+    try:
+        _instructors("lms").add_parser(sub)
+    except UsageError:  # a student's handout: the command is named, and says whose it is
+        lms = sub.add_parser("lms", help="(an instructor's command)")
+        lms.add_argument("rest", nargs=argparse.REMAINDER)
+        lms.set_defaults(run=lambda args: _instructors("lms"))
     return parser
 
 
@@ -87,7 +94,7 @@ def _instructors(command: str):
 
 
 # command -> the package it needs, which a handout does not ship
-INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.editions",
+INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.editions", "lms": "autograder.cli.lms",
                       "exercises": "autograder.exercises", "grade --out": "autograder.cli.batch"}
 
 # the editions `export` writes (the folder handout has its own command); kept here, not imported

@@ -26,9 +26,9 @@ _SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*
 
 # Parts of the package students must not get: the engines module holds the
 # torch adapter, a complete engine of its own (selfcheck needs it); batch grading,
-# the LMS layouts, the handout writer and the exercise generator are the
+# the LMS layouts and grade files, the handout writer and the exercise generator are the
 # instructor's (the CLI says so if a student tries them). tests/handout checks the set.
-_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions"}
+_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms"}
 
 
 def _skip(folder: str, names: list[str]) -> set[str]:
@@ -36,7 +36,7 @@ def _skip(folder: str, names: list[str]) -> set[str]:
     if Path(folder) == paths.KIT_ROOT / "autograder":
         skipped |= _INSTRUCTOR_ONLY & set(names)
     if Path(folder) == paths.KIT_ROOT / "autograder" / "cli":
-        skipped.add("batch.py")  # `grade --out`, an instructor's command
+        skipped |= {"batch.py", "lms.py"} & set(names)  # `grade --out` and `lms`: an instructor's commands
     if Path(folder) == _TEMPLATES.parent:
         skipped.add(_TEMPLATES.name)  # the handout's own templates are already written at its top
     return skipped

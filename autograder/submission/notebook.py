@@ -13,6 +13,7 @@ import re
 import warnings
 from pathlib import Path
 
+from autograder.files import UnreadableText, read_utf8
 from autograder.submission.tool_cells import SKIPPED, drop_otter, grader_names, tool_cell
 
 MARKER = "# [autograder: removed shell escape / magic]"
@@ -53,15 +54,9 @@ def _read(path: Path):
         return NotebookError(" ".join(f"{path.name}: {why}".split()))
 
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise fail(f"can't be read ({exc.strerror or exc})") from None
-    if len(data) > MAX_BYTES:
-        raise fail(f"too large ({len(data) // 2**20} MiB; at most {MAX_BYTES // 2**20} MiB)")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise fail(f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})") from None
+        text = read_utf8(path, max_bytes=MAX_BYTES).removeprefix("\ufeff")
+    except UnreadableText as exc:
+        raise fail(str(exc)) from None
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -134,7 +134,8 @@ def test_does_the_handout_ship_only_the_student_side_of_the_autograder(handout):
         "tasks.py", "zips.py"])
 
 
-@pytest.mark.parametrize("argv", [["handout", "x"], ["exercises", "--check"], ["grade", ".", "--out", "o"]])
+@pytest.mark.parametrize("argv", [["handout", "x"], ["exercises", "--check"], ["grade", ".", "--out", "o"],
+                                  ["lms", "canvas", "out", "--gradebook", "g.csv"], ["export", "otter", "d"]])
 def test_does_an_instructors_command_in_a_handout_say_so_in_one_line(handout, tmp_path, argv):
     site = sysconfig.get_paths()["purelib"]
     code = ("import sys; sys.path[:0] = ['.', %r]\n"

@@ -1,0 +1,62 @@
+"""`autograder lms canvas|moodle OUT ...`: the grade files an LMS imports, from a grade output folder."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from autograder.errors import ExitCode
+from autograder.lms.canvas import canvas_import
+from autograder.lms.graded import LmsError, read_graded
+from autograder.lms.moodle import moodle_import
+
+
+def add_parser(sub) -> None:
+    lms = sub.add_parser("lms", help="grade files Canvas or Moodle import, from a `grade --out` folder")
+    which = lms.add_subparsers(dest="lms", required=True, metavar="LMS")
+    canvas = which.add_parser("canvas", help="OUT/canvas-import.csv: your Canvas gradebook export, this assignment filled")
+    canvas.add_argument("out", type=Path, help="the folder `autograder grade ... --out` wrote")
+    canvas.add_argument("--gradebook", type=Path, required=True, help="the CSV Canvas exported (Grades > Export)")
+    canvas.add_argument("--assignment", help="the assignment's column, by name or id (needed when the export has several)")
+    moodle = which.add_parser("moodle", help="OUT/moodle-grades.csv and OUT/moodle-feedback.zip for Moodle")
+    moodle.add_argument("out", type=Path, help="the folder `autograder grade ... --out` wrote")
+    moodle.add_argument("--worksheet", type=Path, required=True,
+                        help="the assignment's offline grading worksheet (Download grading worksheet)")
+    lms.set_defaults(run=run)
+    for p in (canvas, moodle):
+        p.add_argument("--percent", action="store_true", help="write percentages instead of points")
+        p.add_argument("--late-penalty", type=float, default=0.0, metavar="PERCENT",
+                       help="take PERCENT off the grade of a submission the LMS marked late (default: 0, flagged only)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.late_penalty <= 100:
+        raise LmsError(f"--late-penalty must be a percentage between 0 and 100, not {args.late_penalty:g}")
+    graded = read_graded(args.out)
+    options = {"percent": args.percent, "late_penalty": args.late_penalty}
+    if args.lms == "canvas":
+        dest, result = canvas_import(args.out, args.gradebook, graded, assignment=args.assignment, **options)
+        scale = "percentages" if args.percent else (
+            f"points out of {result.out_of:g}" if result.out_of is not None else "the kit's points")
+        print(f"Wrote {dest}: column {result.column!r} filled for {len(result.filled)} students ({scale}). "
+              "Import it in Canvas: Grades > Import.")
+        written = [dest]
+    else:
+        written, result = moodle_import(args.out, args.worksheet, graded, **options)
+        print(f"Wrote {written[0]} ({len(result.filled)} grades) and {written[1]}. In Moodle's assignment: "
+              "Upload grading worksheet, then Upload multiple feedback files in a zip.")
+        if not result.comments:
+            print("note: the worksheet has no 'Feedback comments' column (feedback comments are off): "
+                  "grades only; the feedback pages are in the zip")
+    late = [g.student for g in result.filled if g.late]
+    if late:
+        how = (f"{args.late_penalty:g}% taken off" if args.late_penalty
+               else "flagged, not penalised; --late-penalty PERCENT takes points off")
+        print(f"late ({how}): {', '.join(late)}")
+    errors = [g.student for g in result.filled if g.status == "error"]
+    if errors:
+        print(f"could not be graded (their grade is what the report says, usually 0: read it): {', '.join(errors)}")
+    for g, why in result.kept:
+        print(f"left as it was: {g.student}: {why}")
+    for g, why in result.unmatched:
+        print(f"not written: {g.student}: {why}")
+    return ExitCode.FAILED if result.unmatched else ExitCode.OK

@@ -1,0 +1,51 @@
+"""The class's grades as an `autograder grade --out OUT` run left them, read back from OUT/gradebook.csv."""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.batch.exports import GRADEBOOK
+from autograder.errors import UserError
+
+# the LMS's own id at the end of a student id that the download's names gave: "obrien_mary_12345",
+# "Ada_Lovelace_42" (and "-2" where two downloads gave one id twice)
+LMS_ID = re.compile(r"_(?P<id>\d+)(?:-\d+)?$")
+
+
+class LmsError(UserError):
+    """Input an LMS export can't be made from: one line, nothing written."""
+
+
+@dataclass(frozen=True)
+class Graded:
+    student: str          # the kit's id (a file name in OUT/reports and OUT/feedback)
+    score: float
+    max_score: float
+    status: str           # graded | error
+    error: str
+    late: bool
+    source: str           # how the batch recognised it: canvas, moodle, folder, ...
+
+    def lms_id(self, source: str) -> int | None:
+        """The id the LMS gave this student in its download (Canvas user id, Moodle participant), if
+        the submission came from that LMS's download."""
+        m = LMS_ID.search(self.student) if self.source == source else None
+        return int(m["id"]) if m else None
+
+    def percent(self) -> float:
+        return 100.0 * self.score / self.max_score if self.max_score else 0.0
+
+
+def read_graded(out: Path) -> list[Graded]:
+    """Every row of OUT/gradebook.csv; LmsError when OUT is not a grade output folder."""
+    path = Path(out) / GRADEBOOK
+    if not path.is_file():
+        raise LmsError(f"{out}: no {GRADEBOOK} here: give the folder `autograder grade ... --out` wrote")
+    try:
+        rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
+        return [Graded(r["student"], float(r["score"]), float(r["max_score"]), r["status"], r["error"],
+                       r["late"] == "yes", r["source"]) for r in rows]
+    except (KeyError, ValueError, csv.Error, UnicodeDecodeError) as err:
+        raise LmsError(f"{path}: not a gradebook the kit wrote ({err.__class__.__name__}: {err})") from None
