@@ -73,6 +73,29 @@ class Rubric:
         return float(sum(self.points.values()))
 
 
+def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
+    """The rubric as an assignment.toml; with the hidden seed only where students never read it."""
+    forbidden = ", ".join(f'"{m}"' for m in rubric.forbidden_imports)
+    allowed = ", ".join(f'"{m}"' for m in rubric.allowed_imports)
+    lines = [
+        "# The rubric of this assignment" + ("." if with_seed else ", as the autograder applies it to the public cases."),
+        *([f"hidden_seed = {rubric.hidden_seed}"] if with_seed and rubric.hidden_seed is not None else []),
+        f'activation = "{rubric.activation}"',
+        f"rel_tol = {rubric.rel_tol!r}",
+        f"abs_tol = {rubric.abs_tol!r}",
+        f"case_timeout = {rubric.case_timeout!r}",
+        f"import_timeout = {rubric.import_timeout!r}",
+        f"memory_mb = {rubric.memory_mb}",
+        f"submission_budget = {rubric.submission_budget!r}",
+        f"forbidden_imports = [{forbidden}]",
+        f"allowed_imports = [{allowed}]",
+        "",
+        "[points]",
+        *(f"{task} = {points:g}" for task, points in rubric.points.items()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def load_rubric(path: Path | None = None, *, search: Path | None = None) -> Rubric:
     """The rubric from `path`, else assignment.toml in `search` (default: cwd), else defaults."""
     if path is None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.report.task_text import explain_task, printed
 from autograder.tasks import TASK_IDS
 
 
@@ -58,7 +59,7 @@ class TaskItem(pytest.Item):
 
     def runtest(self):
         report = _report(self.config)
-        at_import = _printed("your code printed while it was imported:", report.import_output, "")
+        at_import = printed("your code printed while it was imported:", report.import_output, "")
         if report.error:
             raise TaskFailed(report.error + at_import)
         task = report.task(self.task)
@@ -86,29 +87,3 @@ def _report(config):
         cached = grade_path(submission, rubric=rubric, include_hidden=False)
         config._autograder_report = cached
     return cached
-
-
-def explain_task(task) -> str:
-    from autograder.report.numbers import show
-
-    lines = [f"{task.id}: {show(task.score)}/{show(task.max_score)} — {task.title}"]
-    if task.status == "missing":
-        return "\n".join(lines + [f"  {task.cases[0].message}"])
-    from autograder.report.grouping import same_problems
-
-    for case, n in same_problems(c for c in task.cases if c.status != "passed"):
-        label = case.title or case.id
-        if n > 1:
-            label = f"{n} cases" if not case.details else f"{label} (and {n - 1} more with the same result)"
-        lines.append(f"  [{case.status}] {label}: {case.message}")
-        lines += [f"      {line}" for line in case.details]
-        if case.output:
-            lines.append(_printed("your code printed:", case.output, "      ").lstrip("\n"))
-    return "\n".join(lines)
-
-
-def _printed(heading: str, output: str, indent: str) -> str:
-    """What the student's code printed (already capped), as lines after a heading; "" for nothing."""
-    if not output:
-        return ""
-    return "\n" + "\n".join([indent + heading] + [f"{indent}  | {line}" for line in output.split("\n")])

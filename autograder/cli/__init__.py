@@ -68,6 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("dest", type=Path, help="where to write it (a new or empty folder, or FILE.zip)")
     export.add_argument("--assignment", default="hw1", help="the assignment's id, where the platform needs one "
                                                             "(default: %(default)s)")
+    export.add_argument("--hidden-visibility", default="after_published",
+                        choices=("hidden", "after_due_date", "after_published", "visible"),
+                        help="gradescope: when students see how the hidden cases went (default: %(default)s)")
     export.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
     export.set_defaults(run=_export)
 
@@ -128,7 +131,8 @@ def _export(args) -> int:
         raise UsageError(f"no edition {args.edition!r}: the kit writes " + (", ".join(names) or "none yet"))
     try:
         rubric = load_rubric(args.config)
-        files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment)
+        files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment,
+                                                     hidden_visibility=args.hidden_visibility)
     except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the {args.edition} edition to {args.dest} ({len(files)} files).")

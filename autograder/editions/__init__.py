@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from autograder.config import Rubric
-from autograder.editions import handout
+from autograder.editions import gradescope, handout
 
 __all__ = ["EDITIONS", "Edition", "edition"]
 
@@ -22,13 +22,14 @@ class Edition(Protocol):
     name: str          # as the command line names it
     summary: str       # one line: what it writes, for whom
 
-    def write(self, dest: Path, *, rubric: Rubric, assignment: str = "hw1") -> list[Path]:
+    def write(self, dest: Path, *, rubric: Rubric, **options) -> list[Path]:
         """Write the edition at dest (new or empty); return the files written. Raises a UserError
         (one line) for a destination or rubric it can't use, and writes nothing half-done.
-        `assignment` is the assignment's id where the platform names one (nbgrader); others ignore it."""
+        options, each used by the editions that need it and ignored by the others:
+        assignment (the assignment's id, nbgrader), hidden_visibility (when Gradescope shows hidden cases)."""
 
 
-EDITIONS: tuple[Edition, ...] = (handout.EDITION,)
+EDITIONS: tuple[Edition, ...] = (handout.EDITION, gradescope.EDITION)
 
 
 def edition(name: str) -> Edition:

@@ -10,7 +10,7 @@ class FolderHandout:
     name = "handout"
     summary = "a folder for students: the stubs, the check tool and its README, the public goldens; nothing hidden"
 
-    def write(self, dest: Path, *, rubric: Rubric, assignment: str = "hw1") -> list[Path]:
+    def write(self, dest: Path, *, rubric: Rubric, **_) -> list[Path]:
         from autograder.handout.write import write_handout
         return write_handout(dest, rubric=rubric)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.cases import PUBLIC_SEED, build_cases
-from autograder.config import Rubric
+from autograder.config import Rubric, rubric_toml
 from autograder.errors import UserError
 from autograder.files import write_text_atomic
 from autograder.goldens import cases_digest, compute_goldens
@@ -28,7 +28,7 @@ _SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*
 # torch adapter, a complete engine of its own (selfcheck needs it); batch grading,
 # the LMS layouts and grade files, the handout writer and the exercise generator are the
 # instructor's (the CLI says so if a student tries them). tests/handout checks the set.
-_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms"}
+_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms", "gradescope"}
 
 
 def _skip(folder: str, names: list[str]) -> set[str]:
@@ -71,21 +71,4 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
 
 def public_rubric_toml(rubric: Rubric) -> str:
     """The rubric as students may see it: everything but the hidden seed."""
-    forbidden = ", ".join(f'"{m}"' for m in rubric.forbidden_imports)
-    allowed = ", ".join(f'"{m}"' for m in rubric.allowed_imports)
-    lines = [
-        "# The rubric of this assignment, as the autograder applies it to the public cases.",
-        f'activation = "{rubric.activation}"',
-        f"rel_tol = {rubric.rel_tol!r}",
-        f"abs_tol = {rubric.abs_tol!r}",
-        f"case_timeout = {rubric.case_timeout!r}",
-        f"import_timeout = {rubric.import_timeout!r}",
-        f"memory_mb = {rubric.memory_mb}",
-        f"submission_budget = {rubric.submission_budget!r}",
-        f"forbidden_imports = [{forbidden}]",
-        f"allowed_imports = [{allowed}]",
-        "",
-        "[points]",
-        *(f"{task} = {points:g}" for task, points in rubric.points.items()),
-    ]
-    return "\n".join(lines) + "\n"
+    return rubric_toml(rubric, with_seed=False)

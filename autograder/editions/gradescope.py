@@ -1,0 +1,85 @@
+"""The Gradescope autograder zip: setup.sh and run_autograder at its root, the kit, the rubric and
+every golden (public and hidden, computed here, so the image needs neither torch nor the reference).
+
+Upload it as the assignment's autograder (Configure Autograder, "Zip file upload"). See
+autograder/gradescope/ for what it does there.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from pathlib import Path
+
+from autograder.cases import PUBLIC_SEED, build_cases
+from autograder.config import Rubric, is_public_seed, rubric_toml
+from autograder.errors import UserError
+from autograder.files import write_bytes_atomic
+from autograder.goldens import GoldenStore, cases_digest
+from autograder.goldens.store import case_fingerprints
+from autograder.report.gradescope_json import VISIBILITIES
+
+PACKAGE = Path(__file__).resolve().parents[1]          # autograder/
+TEMPLATES = PACKAGE / "gradescope" / "templates"
+# what grading needs installed on the image (the kit's own dependencies, and the packages student code
+# may import: assignment.toml's allowed_imports)
+REQUIREMENTS = ("rich>=13", "jinja2>=3", "matplotlib>=3.7", "nbformat>=5.1")
+LEFT_OUT = {"__pycache__", "public_goldens.json", "engines", "selfcheck.py"}
+STAMP = (2020, 1, 1, 0, 0, 0)  # the same bytes for the same kit: a zip's dates are its files'
+
+
+class GradescopeZip:
+    name = "gradescope"
+    summary = "a Gradescope autograder zip (setup.sh, run_autograder, the kit, the rubric, every golden)"
+
+    def write(self, dest: Path, *, rubric: Rubric, hidden_visibility: str = "after_published", **_) -> list[Path]:
+        dest = Path(dest)
+        if dest.suffix.lower() != ".zip":
+            raise UserError(f"{dest}: the Gradescope autograder is a zip: give a FILE.zip")
+        if dest.exists():
+            raise UserError(f"{dest} exists: give a new file name (or remove it)")
+        if rubric.hidden_seed is None or is_public_seed(rubric.hidden_seed):
+            raise UserError("set a hidden seed of your own (hidden_seed in assignment.toml or AUTOGRADER_HIDDEN_SEED) "
+                            "before exporting: the hidden cases would otherwise be anyone's to regenerate")
+        if hidden_visibility not in VISIBILITIES:
+            raise UserError(f"--hidden-visibility must be one of {', '.join(VISIBILITIES)}")
+        write_bytes_atomic(dest, build_zip(rubric, hidden_visibility=hidden_visibility))
+        return [dest]
+
+
+def build_zip(rubric: Rubric, *, hidden_visibility: str = "after_published") -> bytes:
+    cases = (build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+             + build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation))
+    goldens = GoldenStore().goldens(cases, activation=rubric.activation)
+    golden_file = {"digest": cases_digest(cases, rubric.activation), "goldens": goldens,
+                   "fingerprints": case_fingerprints(cases, rubric.activation)}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        _add(zf, "setup.sh", (TEMPLATES / "setup.sh").read_bytes(), 0o755)
+        _add(zf, "run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755)
+        _add(zf, "requirements.txt", "\n".join([*REQUIREMENTS, *rubric.allowed_imports]).encode() + b"\n")
+        for path in _kit_files():
+            _add(zf, f"kit/autograder/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
+        _add(zf, "secret/assignment.toml", rubric_toml(rubric, with_seed=True).encode(), 0o600)
+        _add(zf, "secret/goldens.json", json.dumps(golden_file, sort_keys=True).encode(), 0o600)
+        _add(zf, "secret/settings.json", json.dumps({"hidden_visibility": hidden_visibility}).encode(), 0o600)
+    return buffer.getvalue()
+
+
+def _kit_files() -> list[Path]:
+    out = []
+    for folder, dirs, files in os.walk(PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d not in LEFT_OUT)
+        out += [Path(folder) / f for f in sorted(files) if f not in LEFT_OUT and not f.endswith(".pyc")]
+    return out
+
+
+def _add(zf: zipfile.ZipFile, name: str, data: bytes, mode: int = 0o644) -> None:
+    info = zipfile.ZipInfo(name, date_time=STAMP)
+    info.external_attr = (0o100000 | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    zf.writestr(info, data)
+
+
+EDITION = GradescopeZip()

@@ -1,0 +1,200 @@
+"""Does the Gradescope autograder zip grade whatever a student uploads into a results.json that follows
+Gradescope's specification, always, and keep the hidden seed and goldens from the student?
+
+Gradescope's facts (gradescope/autograder_samples, docs/specs.md): the zip holds setup.sh and
+run_autograder at its root and is unpacked into /autograder/source; run_autograder runs with
+/autograder as its working directory, the upload in /autograder/submission, and must write
+/autograder/results/results.json: optional top-level score, execution_time, output, visibility,
+stdout_visibility, extra_data, tests[] of {score, max_score, name, number, output, tags, visibility,
+extra_data} (status and output_format in newer versions); visibility is one of hidden,
+after_due_date, after_published, visible. Each run here is the real run_autograder script, in a
+temporary /autograder tree, with the test's Python standing in for the image's venv.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder.cli import main
+from autograder.paths import KIT_ROOT
+
+SEED = "987654321"
+TOP_KEYS = {"score", "execution_time", "output", "output_format", "visibility", "stdout_visibility",
+            "extra_data", "tests", "leaderboard"}
+TEST_KEYS = {"score", "max_score", "status", "name", "number", "output", "output_format", "tags", "visibility",
+             "extra_data", "name_format"}
+VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+def validate(results: dict) -> None:
+    """results.json as Gradescope's specification has it (see the module's docstring)."""
+    assert set(results) <= TOP_KEYS, set(results) - TOP_KEYS
+    assert isinstance(results["score"], (int, float)) and isinstance(results["tests"], list)
+    assert isinstance(results.get("execution_time", 0), int) and isinstance(results.get("output", ""), str)
+    assert results.get("stdout_visibility", "hidden") in VISIBILITY
+    for test in results["tests"]:
+        assert set(test) <= TEST_KEYS, set(test) - TEST_KEYS
+        assert isinstance(test["score"], (int, float)) and isinstance(test["max_score"], (int, float))
+        assert 0 <= test["score"] <= test["max_score"] or test["max_score"] == 0 == test["score"]
+        assert test["status"] in ("passed", "failed") and test["visibility"] in VISIBILITY
+        assert isinstance(test["name"], str) and isinstance(test["output"], str)
+    assert sum(t["score"] for t in results["tests"]) == pytest.approx(results["score"])
+
+
+@pytest.fixture(scope="module")
+def autograder_zip(tmp_path_factory, monkeypatch_module):
+    monkeypatch_module.setenv("AUTOGRADER_HIDDEN_SEED", SEED)
+    dest = tmp_path_factory.mktemp("gs") / "autograder.zip"
+    assert main(["export", "gradescope", str(dest)]) == 0
+    return dest
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+def run_autograder(zip_path: Path, root: Path, upload, **env) -> dict:
+    """Unpack the zip as Gradescope does, put the upload in submission/, run the real run_autograder."""
+    with zipfile.ZipFile(zip_path) as zf:
+        zf.extractall(root / "source")
+    (root / "submission").mkdir()
+    upload(root / "submission")
+    script = root / "source" / "run_autograder"
+    script.chmod(0o755)
+    done = subprocess.run(["bash", str(script)], cwd=root, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "AUTOGRADER_GRADESCOPE_ROOT": str(root),
+                               "AUTOGRADER_GRADESCOPE_PYTHON": sys.executable, **env})
+    assert done.returncode == 0, done.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    validate(results)
+    return results
+
+
+def solution(folder: Path) -> None:
+    shutil.copytree(KIT_ROOT / "solutions" / "micrograd", folder / "micrograd")
+
+
+def test_is_the_zip_laid_out_as_gradescope_and_the_trust_line_want(autograder_zip):
+    with zipfile.ZipFile(autograder_zip) as zf:
+        infos = {i.filename: i for i in zf.infolist()}
+        requirements = zf.read("requirements.txt").decode()
+        toml = zf.read("secret/assignment.toml").decode()
+    for name in ("setup.sh", "run_autograder"):
+        assert stat.S_IMODE(infos[name].external_attr >> 16) == 0o755
+    assert all(stat.S_IMODE(i.external_attr >> 16) == 0o600 for n, i in infos.items() if n.startswith("secret/"))
+    assert f"hidden_seed = {SEED}" in toml
+    assert not any(n.startswith(("reference/", "solutions/", "kit/reference")) or "public_goldens" in n for n in infos)
+    assert "kit/autograder/child/main.py" in infos and "kit/autograder/engines/torch_adapter.py" not in infos
+    assert "torch" not in requirements and "numpy" in requirements
+
+
+def test_does_a_correct_upload_get_full_marks_from_the_shipped_goldens(autograder_zip, tmp_path):
+    results = run_autograder(autograder_zip, tmp_path, solution)
+    assert results["score"] == 100
+    visible = [t for t in results["tests"] if t["visibility"] == "visible"]
+    assert len(visible) == 14 and all(t["status"] == "passed" for t in visible)
+    hidden = [t for t in results["tests"] if "hidden" in t["tags"]]
+    assert hidden and all(t["visibility"] == "after_published" and t["max_score"] == 0 for t in hidden)
+
+
+@pytest.mark.parametrize("upload, score", [
+    (lambda d: shutil.copytree(KIT_ROOT / "exercises" / "micrograd", d / "micrograd"), 0),
+    (lambda d: (d / "engine.py").write_text("class Value(:\n"), 0),
+    (lambda d: shutil.make_archive(str(d / "work"), "zip", KIT_ROOT / "solutions"), 100),
+    (lambda d: None, 0),
+])
+def test_does_every_upload_get_a_results_json(autograder_zip, tmp_path, upload, score):
+    """Stubs, a syntax error, a zip of the package, nothing at all."""
+    results = run_autograder(autograder_zip, tmp_path, upload)
+    assert results["score"] == score
+    if score == 0:
+        assert results["output"].startswith("backprop-kit: 0/")
+
+
+def test_does_a_failing_public_case_say_expected_got_and_why(autograder_zip, tmp_path):
+    def mul_bug(d):
+        solution(d)
+        engine = d / "micrograd" / "engine.py"
+        engine.write_text(engine.read_text().replace("other.grad += self.data * out.grad",
+                                                     "other.grad = self.data * out.grad"))
+    results = run_autograder(autograder_zip, tmp_path, mul_bug)
+    mul = next(t for t in results["tests"] if t["name"].startswith("mul:"))
+    assert mul["status"] == "failed" and 0 < mul["score"] < mul["max_score"]
+    assert "expected" in mul["output"] and "hint:" in mul["output"]
+    assert results["score"] == pytest.approx(100 - (5 - mul["score"]))
+
+
+def hostile(secret: Path):
+    """Reads the secrets at import and in every mul case, prints them, and writes a results.json of its own."""
+    def upload(d):
+        solution(d)
+        engine = d / "micrograd" / "engine.py"
+        spy = (f"import glob as _g\n_S = {str(secret)!r}\n"
+               "def _leak():\n"
+               "    out = []\n"
+               "    for p in [_S + '/assignment.toml', _S + '/goldens.json'] + _g.glob(_S + '/*'):\n"
+               "        try:\n            out.append(open(p).read()[:600])\n"
+               "        except Exception as e:\n            out.append(repr(e))\n"
+               "    try:\n"
+               f"        open({str(secret.parent.parent / 'results' / 'results.json')!r}, 'w').write('{{\"score\": 100}}')\n"
+               "    except Exception as e:\n        out.append(repr(e))\n"
+               "    print(out)\n_leak()\n")
+        text = engine.read_text().replace("other.grad += self.data * out.grad",
+                                          "other.grad = self.data * out.grad; _leak()")
+        engine.write_text(spy + text)
+    return upload
+
+
+def test_can_a_hostile_upload_neither_read_the_secrets_nor_forge_the_results(autograder_zip, tmp_path):
+    results = run_autograder(autograder_zip, tmp_path, hostile(tmp_path / "source" / "secret"))
+    text = json.dumps(results)
+    assert SEED not in text and "hidden_seed" not in text and "fingerprints" not in text
+    goldens = json.loads((tmp_path / "source" / "secret" / "goldens.json").read_text())["goldens"]
+    hidden_numbers = {f"{v:.6g}" for cid, g in goldens.items() if "/hidden-" in cid for v in _numbers(g)}
+    public_numbers = {f"{v:.6g}" for cid, g in goldens.items() if "/hidden-" not in cid for v in _numbers(g)}
+    # numbers of 6 significant digits (short ones, like a public input -1.213, can coincide)
+    leaked = [n for n in hidden_numbers - public_numbers if len(n.lstrip("-")) >= 7 and n in text]
+    assert not leaked, leaked[:5]
+    assert results["score"] < 100  # its own results.json was not the one kept
+    assert "sandbox: " not in results["output"] or "basic" not in results["output"]
+
+
+def _numbers(golden):
+    for v in golden.values():
+        yield from (v if isinstance(v, list) else [v])
+
+
+def test_does_the_basic_level_refuse_to_run_student_code_next_to_the_secrets(autograder_zip, tmp_path):
+    results = run_autograder(autograder_zip, tmp_path, hostile(tmp_path / "source" / "secret"),
+                             AUTOGRADER_SANDBOX="basic")
+    assert results["score"] == 0 and "sandbox is not available" in results["output"]
+    assert SEED not in json.dumps(results)
+
+
+def test_is_a_public_seed_or_a_used_file_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("AUTOGRADER_HIDDEN_SEED", raising=False)
+    assert main(["export", "gradescope", str(tmp_path / "a.zip"), "--config", str(KIT_ROOT / "assignment.toml")]) == 2
+    assert "hidden seed of your own" in capsys.readouterr().err and not (tmp_path / "a.zip").exists()
+    monkeypatch.setenv("AUTOGRADER_HIDDEN_SEED", SEED)
+    (tmp_path / "b.zip").write_text("mine")
+    assert main(["export", "gradescope", str(tmp_path / "b.zip")]) == 2
+    assert "exists" in capsys.readouterr().err and (tmp_path / "b.zip").read_text() == "mine"
+
+
+def test_would_the_basic_level_leak_which_is_why_it_is_refused(autograder_zip, tmp_path):
+    """Forced to run at the basic level, the same upload reads the seed and prints it into its feedback:
+    the leak the refusal above prevents (and proof that the leak checks above can fail)."""
+    results = run_autograder(autograder_zip, tmp_path, hostile(tmp_path / "source" / "secret"),
+                             AUTOGRADER_SANDBOX="basic", AUTOGRADER_GRADESCOPE_ALLOW_BASIC="1")
+    assert SEED in json.dumps(results)
