@@ -31,6 +31,13 @@ _KIT_SEED_SHA256 = "37ba3881108bf3e48180350246c5959b9481633d0cb1d8694fb141dc74e5
 def is_public_seed(seed: int | None) -> bool:
     """True when the seed is unset or the kit's own, which every student can read."""
     return seed is None or hashlib.sha256(str(seed).encode()).hexdigest() == _KIT_SEED_SHA256
+def require_own_seed(rubric: "Rubric") -> None:
+    """An instructor-side edition carries hidden cases: their seed must be the instructor's own."""
+    if is_public_seed(rubric.hidden_seed):
+        raise ConfigError("set a hidden seed of your own (hidden_seed in assignment.toml or AUTOGRADER_HIDDEN_SEED) "
+                          "before exporting: the hidden cases would otherwise be anyone's to regenerate")
+
+
 # key -> (lowest, highest) that can work: outside it a correct solution fails (a timeout of 0, an
 # import in 10 ms) or every answer passes (a tolerance of 1e8)
 RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({

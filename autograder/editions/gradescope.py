@@ -12,12 +12,10 @@ import os
 import zipfile
 from pathlib import Path
 
-from autograder.cases import PUBLIC_SEED, build_cases
-from autograder.config import Rubric, is_public_seed, rubric_toml
+from autograder.config import Rubric, require_own_seed, rubric_toml
 from autograder.errors import UserError
 from autograder.files import write_bytes_atomic
-from autograder.goldens import GoldenStore, cases_digest
-from autograder.goldens.store import case_fingerprints
+from autograder.goldens.shipped import every_golden
 from autograder.report.gradescope_json import VISIBILITIES
 
 PACKAGE = Path(__file__).resolve().parents[1]          # autograder/
@@ -39,9 +37,7 @@ class GradescopeZip:
             raise UserError(f"{dest}: the Gradescope autograder is a zip: give a FILE.zip")
         if dest.exists():
             raise UserError(f"{dest} exists: give a new file name (or remove it)")
-        if rubric.hidden_seed is None or is_public_seed(rubric.hidden_seed):
-            raise UserError("set a hidden seed of your own (hidden_seed in assignment.toml or AUTOGRADER_HIDDEN_SEED) "
-                            "before exporting: the hidden cases would otherwise be anyone's to regenerate")
+        require_own_seed(rubric)
         if hidden_visibility not in VISIBILITIES:
             raise UserError(f"--hidden-visibility must be one of {', '.join(VISIBILITIES)}")
         write_bytes_atomic(dest, build_zip(rubric, hidden_visibility=hidden_visibility))
@@ -49,11 +45,6 @@ class GradescopeZip:
 
 
 def build_zip(rubric: Rubric, *, hidden_visibility: str = "after_published") -> bytes:
-    cases = (build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
-             + build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation))
-    goldens = GoldenStore().goldens(cases, activation=rubric.activation)
-    golden_file = {"digest": cases_digest(cases, rubric.activation), "goldens": goldens,
-                   "fingerprints": case_fingerprints(cases, rubric.activation)}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         _add(zf, "setup.sh", (TEMPLATES / "setup.sh").read_bytes(), 0o755)
@@ -62,7 +53,7 @@ def build_zip(rubric: Rubric, *, hidden_visibility: str = "after_published") -> 
         for path in _kit_files():
             _add(zf, f"kit/autograder/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
         _add(zf, "secret/assignment.toml", rubric_toml(rubric, with_seed=True).encode(), 0o600)
-        _add(zf, "secret/goldens.json", json.dumps(golden_file, sort_keys=True).encode(), 0o600)
+        _add(zf, "secret/goldens.json", every_golden(rubric), 0o600)
         _add(zf, "secret/settings.json", json.dumps({"hidden_visibility": hidden_visibility}).encode(), 0o600)
     return buffer.getvalue()
 

@@ -48,6 +48,14 @@ def strip_solutions(text: str, filename: str = "<solution>") -> str:
     return "".join(out)
 
 
+def stub_line(line: str, filename: str = "<solution>", lineno: int = 0) -> str:
+    """The stub that replaces the block a `# BEGIN SOLUTION <task>: <what>` line opens."""
+    begin = BEGIN.match(line)
+    if not begin:
+        raise MarkerError(f"{filename}:{lineno}: not a BEGIN SOLUTION line")
+    return _stub(begin, filename, lineno)
+
+
 def _stub(begin: re.Match, filename: str, lineno: int) -> str:
     header = HEADER.match(begin["rest"])
     if not header:

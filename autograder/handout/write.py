@@ -28,7 +28,7 @@ _SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*
 # torch adapter, a complete engine of its own (selfcheck needs it); batch grading,
 # the LMS layouts and grade files, the handout writer and the exercise generator are the
 # instructor's (the CLI says so if a student tries them). tests/handout checks the set.
-_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms", "gradescope"}
+_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms", "gradescope", "notebooks"}
 
 
 def _skip(folder: str, names: list[str]) -> set[str]:

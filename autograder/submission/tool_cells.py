@@ -3,7 +3,8 @@
 A notebook from an otter-grader or nbgrader course holds, beside the student's code, the
 tool's machinery: otter's init cell (`import otter`, `grader = otter.Notebook(...)`) and its
 `grader.check("mul")` / `grader.check_all()` / `grader.export()` calls; nbgrader's autograder
-test cells (metadata `nbgrader.grade` without `nbgrader.solution`), whose asserts would fail
+test cells (metadata `nbgrader.grade` without `nbgrader.solution`) and the kit's own editions'
+test cells (`from autograder.notebook_check import case`), whose asserts would fail
 on unfinished work. Run as part of the student's module, the first costs every task (there
 is no otter in the sandbox) and the second turns one failing assert into an import failure.
 The kit grades the student's code by its own cases, so these cells and calls are left out.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import ast
 
 SKIPPED = "# [autograder: {what}, not run by the autograder]"
+KIT_TEST = "from autograder.notebook_check import"   # the otter and nbgrader editions' test cells
 OTTER_CALLS = {"check", "check_all", "export", "run_plugin", "to_pdf", "add_plugin_files"}
 
 
@@ -21,7 +23,8 @@ def tool_cell(cell) -> str | None:
     meta = (cell.get("metadata") or {}).get("nbgrader") or {}
     if meta.get("grade") and not meta.get("solution"):
         return "an nbgrader test cell"
-    if (cell.get("metadata") or {}).get("backprop_kit") == "test":
+    source = cell.get("source", "")
+    if KIT_TEST in ("".join(source) if isinstance(source, list) else source):
         return "a test cell of the kit's notebook"
     return None
 

@@ -1,0 +1,22 @@
+"""A file of goldens that ships: every case of an assignment, public and hidden, with fingerprints.
+
+What the instructor-side editions (the Gradescope zip, the otter autograder, nbgrader's course)
+carry so that grading there needs neither torch nor the reference engine. Secret: it holds the
+hidden cases' expected values (never in anything a student receives).
+"""
+from __future__ import annotations
+
+import json
+
+from autograder.cases import PUBLIC_SEED, build_cases
+from autograder.config import Rubric
+from autograder.goldens.store import GoldenStore, case_fingerprints, cases_digest
+
+
+def every_golden(rubric: Rubric) -> bytes:
+    """The JSON of every case's golden (rubric.hidden_seed must be set)."""
+    cases = (build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+             + build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation))
+    goldens = GoldenStore().goldens(cases, activation=rubric.activation)
+    return json.dumps({"digest": cases_digest(cases, rubric.activation), "goldens": goldens,
+                       "fingerprints": case_fingerprints(cases, rubric.activation)}, sort_keys=True).encode()

@@ -1,0 +1,82 @@
+"""The otter-grader master notebook of the assignment (otter assign's format), built from solutions/.
+
+One otter question per task id, worth the rubric's points; one otter test per kit case (otter splits
+a question's points equally over its tests, as the kit's partial credit does over a task's cases):
+public cases as public tests, hidden ones `# HIDDEN`. A test holds no input, seed or golden, only
+`case("<id>")`, which grades the saved notebook the kit's way (autograder/notebook_check.py); its
+expected output is True, so a failing test shows the kit's message.
+"""
+from __future__ import annotations
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
+
+from autograder.cases import PUBLIC_SEED, build_cases
+from autograder.cases.hints import HINTS
+from autograder.config import Rubric
+from autograder.notebooks.solution_cells import MODULES, for_otter, module_source
+from autograder.tasks import TABLE
+
+NAME = "backprop"
+CONFIG = f"""\
+# ASSIGNMENT CONFIG
+name: {NAME}
+requirements: requirements.txt
+files:
+  - autograder
+  - assignment.toml
+autograder_files:
+  - kit_secret
+export_cell: false
+strip_solutions_from_all_cells: true
+check_all_cell: false
+tests:
+  files: false
+  ok_format: true
+"""
+PARTS = {"engine": ("Part 1: the engine", "A `Value` remembers how it was computed; each operation's `_backward` "
+                    "applies the chain rule for that one operation, and `backward()` walks the graph in reverse "
+                    "topological order. Fill in the stubs below, then run the checks under each task."),
+         "nn": ("Part 2: a neural net", "`Neuron`, `Layer` and `MLP` on top of your `Value`, parameters in a fixed "
+                "order: layer by layer, neuron by neuron, weights then bias."),
+         "train": ("Part 3: training", "A mean-squared-error loss and a plain gradient-descent loop.")}
+INTRO = """\
+# Backpropagation, built by hand
+
+You build a micrograd-style scalar autograd engine, as in Karpathy's *spelled-out intro to neural networks
+and backpropagation*. Each task is checked by **backprop-kit**: the check reads this notebook as saved
+(**save it before you run a check**), runs your code in a sandbox on hand-derived and random cases, and
+tells you what your code computed, what was expected, and why. Your grade comes from the same cases,
+plus hidden ones drawn the same way.
+"""
+TEST = "# backprop-kit test: your saved notebook, graded by the kit on one case\n" \
+       "from autograder.notebook_check import case\ncase({case_id!r})"
+
+
+def master_notebook(rubric: Rubric) -> nbformat.NotebookNode:
+    public = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+    hidden = build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
+    cells = [new_raw_cell(CONFIG), new_markdown_cell(INTRO)]
+    for module in MODULES:
+        title, text = PARTS[module]
+        cells += [new_markdown_cell(f"## {title}\n\n{text}"), new_code_cell(for_otter(module_source(module)))]
+        for task in (t for t in TABLE if t.module == module):
+            cells += _question(task, rubric.points[task.id], [c.id for c in public if c.task == task.id],
+                               [c.id for c in hidden if c.task == task.id])
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    return nb
+
+
+def _question(task, points: float, public: list[str], hidden: list[str]) -> list:
+    prompt = f"### `{task.id}`: {task.title}\n\n{HINTS[task.id]}"
+    tests = [_test(cid, hidden=False) for cid in public] + [_test(cid, hidden=True) for cid in hidden]
+    return [new_raw_cell(f"# BEGIN QUESTION\nname: {task.id}\npoints: {points:g}"), new_markdown_cell(prompt),
+            new_raw_cell("# BEGIN TESTS"), *tests, new_raw_cell("# END TESTS"), new_raw_cell("# END QUESTION")]
+
+
+def _test(case_id: str, *, hidden: bool):
+    cell = new_code_cell(("# HIDDEN\n" if hidden else "") + TEST.format(case_id=case_id))
+    cell.outputs = [new_output("execute_result", data={"text/plain": "True"}, execution_count=1)]
+    return cell

@@ -1,0 +1,128 @@
+"""Does the otter-grader edition work with the real otter-grader, and give the kit's grades?
+
+`autograder export otter DIR`, then `otter assign DIR/backprop.ipynb dist` (otter's own run), a real
+Jupyter kernel running dist/student's notebook (nbclient), and `otter run -a <autograder zip>` on
+the solution, the stubs and single-mistake notebooks made by editing the solution's cells: each
+question's score equals the kit's task score on the same notebook. Otter's facts relied on (7.0.0):
+a question's points are split equally over its test cases; `# HIDDEN` marks a hidden test;
+`files` reach dist/student and the autograder, `autograder_files` the autograder only;
+`strip_solutions_from_all_cells` strips `# BEGIN SOLUTION` blocks outside questions too.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.cli import main
+from autograder.config import load_rubric
+from autograder.grading import grade_path
+from autograder.notebooks.solution_cells import module_source
+from autograder.paths import KIT_ROOT
+
+pytestmark = pytest.mark.slow
+SEED = "4242"
+OTTER = Path(sys.executable).with_name("otter")
+MISTAKES = {  # one classic mistake each, by editing the solution notebook's cells
+    "mul_overwrites": ("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"),
+    "tanh_at_input": ("(1 - t**2) * out.grad", "(1 - x**2) * out.grad"),
+    "relu_at_zero": ("(out.data > 0) * out.grad", "(out.data >= 0) * out.grad"),
+    "mse_sum": ("/ len(predictions)", "/ 1"),
+    "backward_unreversed": ("for v in reversed(topo):", "for v in topo:"),
+}
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    root = tmp_path_factory.mktemp("otter")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("AUTOGRADER_HIDDEN_SEED", SEED)
+    try:
+        assert main(["export", "otter", str(root / "master")]) == 0
+    finally:
+        mp.undo()
+    done = subprocess.run([str(OTTER), "assign", "backprop.ipynb", str(root / "dist")], cwd=root / "master",
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return root / "dist"
+
+
+def filled(dist: Path, dest: Path, *, mistake: str | None = None) -> Path:
+    """dist/student's notebook with the solutions' code in its three code cells (and one mistake)."""
+    nb = nbformat.read(dist / "student" / "backprop.ipynb", as_version=4)
+    for cell in nb.cells:
+        for module, key in (("engine", "class Value"), ("nn", "class Neuron"), ("train", "def mse_loss")):
+            if cell.cell_type == "code" and key in cell.source:
+                cell.source = module_source(module)
+                if mistake:
+                    old, new = MISTAKES[mistake]
+                    cell.source = cell.source.replace(old, new)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(dest))
+    return dest
+
+
+def kit_scores(notebook: Path) -> dict[str, float]:
+    rubric = load_rubric(KIT_ROOT / "assignment.toml")
+    from dataclasses import replace
+    report = grade_path(notebook, rubric=replace(rubric, hidden_seed=int(SEED)), include_hidden=True)
+    return {t.id: t.score for t in report.tasks}
+
+
+def otter_scores(dist: Path, notebook: Path, out: Path) -> dict[str, float]:
+    out.mkdir(parents=True)
+    zip_path = next((dist / "autograder").glob("*.zip"))
+    done = subprocess.run([str(OTTER), "run", "-a", str(zip_path), str(notebook), "-o", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    tests = json.loads((out / "results.json").read_text())["tests"]
+    return {t["name"]: t["score"] for t in tests if "score" in t}
+
+
+def test_is_the_student_notebook_the_exercises_and_nothing_hidden(dist):
+    student = dist / "student"
+    text = (student / "backprop.ipynb").read_text()
+    nb = nbformat.read(student / "backprop.ipynb", as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert (KIT_ROOT / "exercises" / "micrograd" / "engine.py").read_text() in code
+    for secret in ("BEGIN SOLUTION", "self.grad += out.grad", "hidden-", SEED, "kit_secret"):
+        assert secret not in text, secret
+    assert not (student / "kit_secret").exists() and not list(student.rglob("reference"))
+    assert not any(SEED in p.read_text(errors="replace") for p in student.rglob("*") if p.is_file())
+
+
+def test_does_grader_check_give_the_kits_message_in_a_real_kernel(dist, tmp_path):
+    """The student's notebook runs top to bottom in a kernel; a check of mul on the stubs says what to write."""
+    from nbclient import NotebookClient
+
+    work = tmp_path / "student"
+    shutil.copytree(dist / "student", work)
+    nb = nbformat.read(work / "backprop.ipynb", as_version=4)
+    NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(work)}},
+                   allow_errors=True).execute()
+    check = next(c for c in nb.cells if c.cell_type == "code" and c.source.strip() == 'grader.check("mul")')
+    shown = json.dumps(check.outputs)
+    assert "not written yet" in shown and "mul: add each input" in shown, shown[:2000]
+
+
+def test_are_otters_scores_the_kits_on_solution_stubs_and_mistakes(dist, tmp_path):
+    notebooks = {"solution": filled(dist, tmp_path / "solution" / "backprop.ipynb"),
+                 "stubs": dist / "student" / "backprop.ipynb"}
+    notebooks.update({m: filled(dist, tmp_path / m / "backprop.ipynb", mistake=m) for m in MISTAKES})
+    for name, notebook in notebooks.items():
+        ours, theirs = kit_scores(notebook), otter_scores(dist, notebook, tmp_path / "out" / name)
+        assert set(theirs) == set(ours), name
+        for task in ours:
+            # otter keeps 5 decimals, the kit 6
+            assert theirs[task] == pytest.approx(ours[task], abs=1e-4), (name, task, theirs[task], ours[task])
+        if name == "solution":
+            assert sum(ours.values()) == 100
+        elif name == "stubs":
+            assert sum(ours.values()) == 0
+        else:
+            assert [t for t, s in ours.items() if s < load_rubric(KIT_ROOT / "assignment.toml").points[t]], name

@@ -1,0 +1,56 @@
+"""Is the otter master notebook made from solutions/ and the case library, and nothing else?"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from autograder.cases import PUBLIC_SEED, build_cases
+from autograder.config import Rubric
+from autograder.notebooks.otter_master import master_notebook
+from autograder.notebooks.solution_cells import for_otter, module_source
+from autograder.paths import KIT_ROOT
+from autograder.tasks import TASK_IDS
+
+RUBRIC = replace(Rubric(), hidden_seed=4242, points={**Rubric().points, "mul": 7.5})
+
+
+@pytest.fixture(scope="module")
+def master():
+    return master_notebook(RUBRIC)
+
+
+def test_is_there_one_question_per_task_with_the_rubrics_points(master):
+    raw = [c.source for c in master.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
+    assert [r.split("name: ")[1].split("\n")[0] for r in raw] == list(TASK_IDS)
+    assert "name: mul\npoints: 7.5" in raw[1]
+
+
+def test_is_there_one_test_per_case_hidden_ones_marked(master):
+    tests = [c.source for c in master.cells if c.cell_type == "code" and "notebook_check" in c.source]
+    public = build_cases(seed=PUBLIC_SEED, visibility="public")
+    hidden = build_cases(seed=4242, visibility="hidden")
+    assert len(tests) == len(public) + len(hidden)
+    assert sum(t.startswith("# HIDDEN\n") for t in tests) == len(hidden)
+    assert all("/hidden-" in t for t in tests if t.startswith("# HIDDEN"))
+    assert not any("/hidden-" in t for t in tests if not t.startswith("# HIDDEN"))
+
+
+@pytest.mark.parametrize("module", ["engine", "nn", "train"])
+def test_does_otters_own_stripping_give_the_exercises_stubs(module):
+    from otter.assign.solutions import replace_solutions
+
+    student = "\n".join(replace_solutions(for_otter(module_source(module)).split("\n"), "python"))
+    exercise = (KIT_ROOT / "exercises" / "micrograd" / f"{module}.py").read_text()
+    exercise = "".join(l for l in exercise.splitlines(keepends=True) if not l.startswith("from micrograd"))
+    assert student == exercise
+
+
+def test_does_the_solution_version_run_as_the_solutions_do():
+    """The PROMPT block is a no-op string in the solution version: the code still computes."""
+    namespace: dict = {}
+    exec(compile(for_otter(module_source("engine")), "engine", "exec"), namespace)
+    a = namespace["Value"](2.0)
+    b = a * a
+    b.backward()
+    assert a.grad == 4.0
