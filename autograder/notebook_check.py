@@ -1,7 +1,8 @@
 """The kit's cases inside a Jupyter kernel, for the otter-grader and nbgrader editions' test cells.
 
-    from autograder.notebook_check import case
-    case("mul/hand-L-graph")      # True, or the kit's message printed and False
+    from autograder.notebook_check import case, task_score
+    case("mul/hand-L-graph")      # otter: True, or the kit's message printed and False
+    task_score("mul")             # nbgrader: the task's points the kit gives (what failed is printed)
 
 The notebook is not judged by the kernel's state: its file is read as `autograder grade` reads it
 (code cells only, the tools' own cells left out), run in the kit's sandboxed child, and scored by
@@ -21,13 +22,14 @@ from pathlib import Path
 SECRET = Path("kit_secret")
 NOTEBOOK = "backprop.ipynb"
 _REPORTS: dict[tuple[str, bool], object] = {}
+__all__ = ["case", "task_score"]
 
 
 def case(case_id: str, notebook: str | None = None) -> bool:
     """Does the notebook's code pass the kit's case case_id? Prints why not."""
     hidden = "/hidden-" in case_id
     try:
-        report = _report(_notebook(notebook), hidden)
+        report = _report(_notebook(notebook), hidden, SECRET)
     except _CantGrade as err:
         print(f"backprop-kit: {err}")
         return False
@@ -62,6 +64,27 @@ def _waived_share(task, case_id: str) -> bool:
     return waived.index(case_id) < round(share * len(waived))
 
 
+def task_score(task_id: str, secret: str | None = None, notebook: str | None = None) -> float:
+    """The kit's score of one task on the saved notebook (for nbgrader: a test cell's numeric last
+    expression is its points). Public cases only, unless secret names the instructor's kit_secret/
+    (nbgrader's hidden tests do, at autograding). What failed is printed, never to stderr."""
+    try:
+        report = _report(_notebook(notebook), secret is not None, Path(secret) if secret else SECRET)
+    except _CantGrade as err:
+        print(f"backprop-kit: {err}")
+        return 0.0
+    if report.error:
+        print(f"backprop-kit: your notebook could not be graded: {report.error}")
+    task = next((t for t in report.tasks if t.id == task_id), None)
+    if task is None:
+        print(f"backprop-kit: no task {task_id} in this kit")
+        return 0.0
+    from autograder.report.task_text import explain_task
+
+    print(explain_task(task, visibility="public"))
+    return task.score
+
+
 class _CantGrade(Exception):
     pass
 
@@ -77,19 +100,19 @@ def _notebook(given: str | None) -> Path:
     raise _CantGrade(f"no {NOTEBOOK} here to grade ({len(found)} other notebooks): save your notebook as {NOTEBOOK}")
 
 
-def _report(notebook: Path, hidden: bool):
+def _report(notebook: Path, hidden: bool, secret: Path):
     from autograder.config import load_rubric
     from autograder.goldens import GoldenStore
     from autograder.grading import grade_path
 
     key = (hashlib.sha256(notebook.read_bytes()).hexdigest(), hidden)
     if key not in _REPORTS:
-        if hidden and not (SECRET / "assignment.toml").is_file():
+        if hidden and not (secret / "assignment.toml").is_file():
             raise _CantGrade("hidden cases are graded on your instructor's side only")
         with tempfile.TemporaryDirectory(prefix="kit-goldens-") as cache:
             if hidden:
-                rubric = load_rubric(SECRET / "assignment.toml")
-                store = GoldenStore(cache_dir=Path(cache), shipped=SECRET / "goldens.json", compute=False)
+                rubric = load_rubric(secret / "assignment.toml")
+                store = GoldenStore(cache_dir=Path(cache), shipped=secret / "goldens.json", compute=False)
             else:
                 rubric, store = load_rubric(search=notebook.parent), GoldenStore(cache_dir=Path(cache))
             _REPORTS[key] = grade_path(notebook, rubric=rubric, include_hidden=hidden, store=store,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from autograder.config import Rubric
-from autograder.editions import gradescope, handout, otter
+from autograder.editions import gradescope, handout, nbgrader, otter
 
 __all__ = ["EDITIONS", "Edition", "edition"]
 
@@ -29,7 +29,7 @@ class Edition(Protocol):
         assignment (the assignment's id, nbgrader), hidden_visibility (when Gradescope shows hidden cases)."""
 
 
-EDITIONS: tuple[Edition, ...] = (handout.EDITION, otter.EDITION, gradescope.EDITION)
+EDITIONS: tuple[Edition, ...] = (handout.EDITION, otter.EDITION, nbgrader.EDITION, gradescope.EDITION)
 
 
 def edition(name: str) -> Edition:

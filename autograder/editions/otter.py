@@ -10,41 +10,16 @@
 """
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 
 import nbformat
 
-from autograder.config import Rubric, require_own_seed, rubric_toml
-from autograder.errors import UserError
-from autograder.files import write_bytes_atomic, write_text_atomic
-from autograder.goldens.shipped import every_golden
+from autograder.config import Rubric, require_own_seed
+from autograder.files import write_text_atomic
+from autograder.notebooks.support import fresh_folder, write_secret, write_student_kit
 
 NOTEBOOK = "backprop.ipynb"
 REQUIREMENTS = ("rich>=13", "jinja2>=3", "nbformat>=5.1", "matplotlib>=3.7")
-
-
-def write_support(dest: Path, rubric: Rubric) -> list[Path]:
-    """autograder/, assignment.toml, kit_secret/ and requirements.txt: what every notebook edition ships."""
-    from autograder.handout.write import write_handout
-
-    with tempfile.TemporaryDirectory(prefix="kit-edition-") as tmp:
-        write_handout(Path(tmp) / "h", rubric=rubric)
-        shutil.copytree(Path(tmp) / "h" / "autograder", dest / "autograder")
-        shutil.copy(Path(tmp) / "h" / "assignment.toml", dest / "assignment.toml")
-    write_text_atomic(dest / "kit_secret" / "assignment.toml", rubric_toml(rubric, with_seed=True))
-    write_bytes_atomic(dest / "kit_secret" / "goldens.json", every_golden(rubric))
-    write_text_atomic(dest / "requirements.txt", "\n".join([*REQUIREMENTS, *rubric.allowed_imports]) + "\n")
-    return sorted(p for p in dest.rglob("*") if p.is_file())
-
-
-def fresh_folder(dest: Path) -> Path:
-    dest = Path(dest)
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise UserError(f"{dest} is not an empty folder: choose a new one")
-    dest.mkdir(parents=True, exist_ok=True)
-    return dest
 
 
 class OtterEdition:
@@ -57,7 +32,10 @@ class OtterEdition:
         require_own_seed(rubric)
         dest = fresh_folder(dest)
         write_text_atomic(dest / NOTEBOOK, nbformat.writes(master_notebook(rubric)))
-        return write_support(dest, rubric)
+        write_student_kit(dest, rubric)
+        write_secret(dest / "kit_secret", rubric)
+        write_text_atomic(dest / "requirements.txt", "\n".join([*REQUIREMENTS, *rubric.allowed_imports]) + "\n")
+        return sorted(p for p in dest.rglob("*") if p.is_file())
 
 
 EDITION = OtterEdition()

@@ -44,3 +44,19 @@ def for_otter(text: str) -> str:
             out.append(line)
     return "".join(out)
 
+
+
+def for_nbgrader(text: str) -> str:
+    """nbgrader's markers: `### BEGIN SOLUTION` / `### END SOLUTION` (nbgrader puts its own
+    `raise NotImplementedError()` in the block's place), the kit's one line of what to write above."""
+    out = []
+    for line in text.splitlines(keepends=True):
+        begin = BEGIN.match(line)
+        if begin:
+            what = begin["rest"].strip()
+            out += [f"{begin['indent']}# {what}\n", f"{begin['indent']}### BEGIN SOLUTION\n"]
+        elif END.match(line):
+            out.append(line.split("#")[0] + "### END SOLUTION\n")
+        else:
+            out.append(line)
+    return "".join(out)

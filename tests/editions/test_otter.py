@@ -24,17 +24,11 @@ from autograder.config import load_rubric
 from autograder.grading import grade_path
 from autograder.notebooks.solution_cells import module_source
 from autograder.paths import KIT_ROOT
+from notebook_mistakes import MISTAKES, with_mistake
 
 pytestmark = pytest.mark.slow
 SEED = "4242"
 OTTER = Path(sys.executable).with_name("otter")
-MISTAKES = {  # one classic mistake each, by editing the solution notebook's cells
-    "mul_overwrites": ("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"),
-    "tanh_at_input": ("(1 - t**2) * out.grad", "(1 - x**2) * out.grad"),
-    "relu_at_zero": ("(out.data > 0) * out.grad", "(out.data >= 0) * out.grad"),
-    "mse_sum": ("/ len(predictions)", "/ 1"),
-    "backward_unreversed": ("for v in reversed(topo):", "for v in topo:"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -58,10 +52,7 @@ def filled(dist: Path, dest: Path, *, mistake: str | None = None) -> Path:
     for cell in nb.cells:
         for module, key in (("engine", "class Value"), ("nn", "class Neuron"), ("train", "def mse_loss")):
             if cell.cell_type == "code" and key in cell.source:
-                cell.source = module_source(module)
-                if mistake:
-                    old, new = MISTAKES[mistake]
-                    cell.source = cell.source.replace(old, new)
+                cell.source = with_mistake(module_source(module), mistake)
     dest.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, str(dest))
     return dest

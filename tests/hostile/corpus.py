@@ -37,7 +37,7 @@ SOLUTIONS = REPO / "solutions" / "micrograd"
 EXERCISES = REPO / "exercises" / "micrograd"
 MODULES = ("engine", "nn", "train")
 RUBRIC = {"case_timeout": 1.0, "import_timeout": 2.0, "memory_mb": 512, "hidden_seed": 20240917,
-          "submission_budget": 8.0}
+          "submission_budget": 15.0}  # slow-burn needs ~90 s unbudgeted; 15 s leaves room on a loaded machine
 HONEST = ("honest-1", "honest-2")
 VICTIM = "zz-victim"                     # sorts after "sabotage": graded after it
 BIG = 60 * 2**20                         # "huge": larger than every limit of the loader
@@ -427,7 +427,7 @@ HOSTILES: tuple[Hostile, ...] = (
     H("sleep-case", "time.sleep(10000) inside relu's _backward", "relu times out; nothing else lost",
       task="relu", attack="import time\ntime.sleep(10_000)"),
     H("slow-burn", "the first Value of every case sleeps just under case_timeout (0.9 of 1 s), so no case "
-      "times out and a class's batch would wait minutes", "the submission's time budget (8 s) ends it: the rest "
+      "times out and a class's batch would wait minutes", "the submission's time budget (15 s) ends it: the rest "
       "time out; no more than its honest twin", module="engine", at="bottom", honest="same", confined=False,
       attack="""import time as _hx_t
 _hx_quiet = [0.0]

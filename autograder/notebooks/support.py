@@ -1,0 +1,36 @@
+"""What a notebook edition ships beside its notebook: the student-side kit, the public rubric, and (for
+the instructor only) kit_secret/ with the hidden seed and every golden."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from autograder.config import Rubric, rubric_toml
+from autograder.errors import UserError
+from autograder.files import write_bytes_atomic, write_text_atomic
+from autograder.goldens.shipped import every_golden
+
+
+def write_student_kit(dest: Path, rubric: Rubric) -> None:
+    """dest/autograder/ (the check tool and the public goldens, as in the handout) and dest/assignment.toml."""
+    from autograder.handout.write import write_handout
+
+    with tempfile.TemporaryDirectory(prefix="kit-edition-") as tmp:
+        write_handout(Path(tmp) / "h", rubric=rubric)
+        shutil.copytree(Path(tmp) / "h" / "autograder", dest / "autograder")
+        shutil.copy(Path(tmp) / "h" / "assignment.toml", dest / "assignment.toml")
+
+
+def write_secret(secret: Path, rubric: Rubric) -> None:
+    """secret/assignment.toml (with the hidden seed) and secret/goldens.json: the instructor's only."""
+    write_text_atomic(secret / "assignment.toml", rubric_toml(rubric, with_seed=True))
+    write_bytes_atomic(secret / "goldens.json", every_golden(rubric))
+
+
+def fresh_folder(dest: Path) -> Path:
+    dest = Path(dest)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise UserError(f"{dest} is not an empty folder: choose a new one")
+    dest.mkdir(parents=True, exist_ok=True)
+    return dest

@@ -1,0 +1,101 @@
+"""Does the nbgrader edition work with the real nbgrader, give the kit's grades, and release nothing hidden?
+
+`autograder export nbgrader COURSE --assignment hw1`, then nbgrader 0.9.6 as its docs say:
+generate_assignment, students' notebooks under submitted/<student>/hw1/, autograde (--create makes
+the students), export (grades.csv) and generate_feedback. nbgrader's facts relied on: a test cell's
+numeric last expression is its points (partial credit); `### BEGIN HIDDEN TESTS` blocks are left out
+of release/ and restored at autograding, and they reach the feedback students get back (upstream
+issues #917 and #1363), so they may hold only a path; nbgrader's database migrations run `alembic`
+from PATH.
+"""
+from __future__ import annotations
+
+import csv
+import re
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.cli import main
+from autograder.config import load_rubric
+from autograder.grading import grade_path
+from autograder.notebooks.solution_cells import module_source
+from autograder.paths import KIT_ROOT
+from notebook_mistakes import MISTAKES, with_mistake
+
+pytestmark = pytest.mark.slow
+SEED = "918273645"
+BIN = Path(sys.executable).parent
+STUDENTS = {"solution": None, "stubs": "stubs", **{m: m for m in MISTAKES}}
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PATH": f"{BIN}:{os.environ['PATH']}"})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    course = tmp_path_factory.mktemp("nbgrader") / "course"
+    mp = pytest.MonkeyPatch()
+    mp.setenv("AUTOGRADER_HIDDEN_SEED", SEED)
+    try:
+        assert main(["export", "nbgrader", str(course), "--assignment", "hw1"]) == 0
+    finally:
+        mp.undo()
+    nbgrader(course, "generate_assignment", "hw1", "--force")
+    released = nbformat.read(course / "release" / "hw1" / "backprop.ipynb", as_version=4)
+    for student, mistake in STUDENTS.items():
+        nb = nbformat.from_dict(released)
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("solution") and mistake != "stubs":
+                cell.source = with_mistake(module_source(meta["grade_id"]), mistake)
+        folder = course / "submitted" / student / "hw1"
+        folder.mkdir(parents=True)
+        nbformat.write(nb, str(folder / "backprop.ipynb"))
+        (folder / "timestamp.txt").write_text("2025-03-01 12:00:00.000000 UTC\n")
+    nbgrader(course, "autograde", "hw1", "--create", "--force")
+    nbgrader(course, "export")
+    nbgrader(course, "generate_feedback", "hw1", "--force")
+    return course
+
+
+def kit_report(notebook: Path):
+    rubric = replace(load_rubric(KIT_ROOT / "assignment.toml"), hidden_seed=int(SEED))
+    return grade_path(notebook, rubric=rubric, include_hidden=True)
+
+
+def test_is_nothing_hidden_released_nor_fed_back(course):
+    for folder in (course / "release", course / "feedback"):
+        for path in (p for p in folder.rglob("*") if p.is_file()):
+            text = path.read_text(errors="replace")
+            assert SEED not in text, path
+            if path.suffix in (".ipynb", ".html"):
+                assert not re.search(r"\b[a-z_]+/hidden-\d+", text), path  # no hidden case is named
+    release = (course / "release" / "hw1" / "backprop.ipynb").read_text()
+    assert "BEGIN HIDDEN TESTS" not in release and "kit_secret" not in release
+    assert "self.grad += out.grad" not in release and "raise NotImplementedError()" in release
+    assert not (course / "release" / "hw1" / "kit_secret").exists()
+
+
+def test_are_nbgraders_grades_the_kits_per_student_and_per_task(course):
+    from nbgrader.api import Gradebook
+
+    exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(open(course / "grades.csv"))}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for student in STUDENTS:
+            report = kit_report(course / "submitted" / student / "hw1" / "backprop.ipynb")
+            assert exported[student] == pytest.approx(report.score, abs=1e-4), student
+            for task in report.tasks:
+                cell = gb.find_grade(f"test_{task.id}", "backprop", "hw1", student)
+                assert cell.score == pytest.approx(task.score, abs=1e-4), (student, task.id)
+    assert exported["solution"] == 100 and exported["stubs"] == 0
+    assert all(0 < exported[m] < 100 for m in MISTAKES)
