@@ -99,3 +99,12 @@ def test_are_nbgraders_grades_the_kits_per_student_and_per_task(course):
                 assert cell.score == pytest.approx(task.score, abs=1e-4), (student, task.id)
     assert exported["solution"] == 100 and exported["stubs"] == 0
     assert all(0 < exported[m] < 100 for m in MISTAKES)
+
+
+def test_does_autograder_grade_on_the_course_folder_give_the_same_grades(course, tmp_path, monkeypatch):
+    """The tamper-proof route: the kit grades nbgrader's submitted/ tree itself, with the same result."""
+    monkeypatch.setenv("AUTOGRADER_HIDDEN_SEED", SEED)
+    assert main(["grade", str(course), "--out", str(tmp_path / "out")]) in (0, 1)
+    ours = {r["student"]: float(r["score"]) for r in csv.DictReader(open(tmp_path / "out" / "gradebook.csv"))}
+    exported = {r["student_id"]: float(r["score"]) for r in csv.DictReader(open(course / "grades.csv"))}
+    assert ours == pytest.approx(exported, abs=0.005)  # the gradebook shows two decimals
