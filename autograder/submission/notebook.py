@@ -34,7 +34,7 @@ def notebook_to_python(path: Path) -> str:
     """The notebook's code cells as one module's source, escapes and magics removed."""
     nb = _read(Path(path))
     parts = ["# Code cells of a notebook; shell escapes, magics and the grading tools' cells removed by the autograder."]
-    code = {number: cell for number, cell in enumerate(nb.cells, 1) if cell.get("cell_type") == "code"}
+    code = {number: cell for number, cell in enumerate(nb["cells"], 1) if cell.get("cell_type") == "code"}
     sources = {number: convert_cell(cell.get("source", "")) for number, cell in code.items()}
     names = grader_names(list(sources.values()))
     for number, cell in code.items():
@@ -45,11 +45,9 @@ def notebook_to_python(path: Path) -> str:
 
 
 def _read(path: Path):
-    try:
-        import nbformat  # an optional dependency: only notebooks need it
-    except ImportError:
-        raise NotebookError("reading notebooks needs nbformat: pip install 'backprop-kit[notebooks]'") from None
-
+    """The notebook as a dict with its cells. A well-formed v4 notebook is read as plain JSON; anything
+    else goes through nbformat (older versions converted, errors explained), whose import alone
+    takes about a second."""
     def fail(why: str) -> NotebookError:
         return NotebookError(" ".join(f"{path.name}: {why}".split()))
 
@@ -63,6 +61,33 @@ def _read(path: Path):
         raise fail(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(raw, dict) or "nbformat" not in raw:
         raise fail("not a Jupyter notebook (no nbformat version)")
+    nb = raw if _plain_v4(raw) else _through_nbformat(text, fail)
+    metadata = nb.get("metadata") or {}
+    language = ((metadata.get("kernelspec") or {}).get("language")
+                or (metadata.get("language_info") or {}).get("name") or "python")
+    if str(language).lower() not in ("python", "python3", "ipython"):
+        raise fail(f"not a Python notebook (language {language})")
+    return nb
+
+
+CELL_TYPES = {"code", "markdown", "raw"}
+
+
+def _plain_v4(raw: dict) -> bool:
+    """A v4 notebook whose every cell has a known type, a source and metadata (what the kit reads)."""
+    cells = raw.get("cells")
+    return (raw.get("nbformat") == 4 and isinstance(raw.get("metadata"), dict) and isinstance(cells, list)
+            and all(isinstance(c, dict) and c.get("cell_type") in CELL_TYPES and isinstance(c.get("metadata"), dict)
+                    and (isinstance(c.get("source"), str)
+                         or (isinstance(c.get("source"), list) and all(isinstance(x, str) for x in c["source"])))
+                    for c in cells))
+
+
+def _through_nbformat(text: str, fail):
+    try:
+        import nbformat  # an optional dependency: only unusual notebooks need it
+    except ImportError:
+        raise NotebookError("reading this notebook needs nbformat: pip install 'backprop-kit[notebooks]'") from None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -72,10 +97,6 @@ def _read(path: Path):
         raise fail(f"not a valid notebook ({exc.message})") from None
     except Exception as exc:  # nbformat's reader raises several kinds for a bad document
         raise fail(f"not a valid notebook ({exc})") from None
-    language = (nb.metadata.get("kernelspec", {}).get("language")
-                or nb.metadata.get("language_info", {}).get("name") or "python")
-    if str(language).lower() not in ("python", "python3", "ipython"):
-        raise fail(f"not a Python notebook (language {language})")
     return nb
 
 

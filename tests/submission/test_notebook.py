@@ -147,8 +147,18 @@ def test_valid_minimal_notebook_without_cell_ids_converts(tmp_path):
     assert "x = 1" in notebook_to_python(path)
 
 
-def test_without_nbformat_the_error_says_what_to_install(tmp_path, monkeypatch):
+def test_is_a_plain_v4_notebook_read_without_importing_nbformat(tmp_path, monkeypatch):
+    """nbformat's import alone takes about a second: a student's check of a notebook must not pay it."""
     path = write_notebook(tmp_path / "nb.ipynb", "x = 1")
+    monkeypatch.setitem(sys.modules, "nbformat", None)
+    assert "x = 1" in notebook_to_python(path)
+
+
+def test_without_nbformat_an_older_notebook_says_what_to_install(tmp_path, monkeypatch):
+    v3 = {"nbformat": 3, "nbformat_minor": 0, "metadata": {},
+          "worksheets": [{"cells": [{"cell_type": "code", "input": "x = 1", "outputs": [], "language": "python"}]}]}
+    path = malformed(tmp_path, "old.ipynb", json.dumps(v3).encode())
+    assert "x = 1" in notebook_to_python(path)  # converted by nbformat
     monkeypatch.setitem(sys.modules, "nbformat", None)
     with pytest.raises(NotebookError, match=r"backprop-kit\[notebooks\]"):
         notebook_to_python(path)
