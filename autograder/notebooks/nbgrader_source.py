@@ -14,6 +14,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from autograder.cases.hints import HINTS
 from autograder.config import Rubric
+from autograder.notebooks import warmup
 from autograder.notebooks.otter_master import INTRO, PARTS
 from autograder.notebooks.solution_cells import MODULES, for_nbgrader, module_source
 from autograder.tasks import TABLE
@@ -38,7 +39,10 @@ def _meta(cell, grade_id: str, *, grade: bool, solution: bool, points: float = 0
 
 def source_notebook(rubric: Rubric, *, secret: str) -> nbformat.NotebookNode:
     """secret: kit_secret/ as seen from the notebook's folder at autograding (autograded/<student>/<id>/)."""
-    cells = [new_markdown_cell(INTRO)]
+    cells = [new_markdown_cell(INTRO), new_markdown_cell(warmup.TEXT),
+             _meta(new_code_cell(warmup.code(_nbgrader_block, "", "")), "warmup", grade=False, solution=True),
+             _meta(new_code_cell("# Part 0's check (no points)\n" + "\n".join(f"assert {c}" for c in warmup.CHECKS)),
+                   "test_warmup", grade=True, solution=False, points=0.0)]
     for module in MODULES:
         title, text = PARTS[module]
         cells.append(new_markdown_cell(f"## {title}\n\n{text}"))
@@ -51,3 +55,7 @@ def source_notebook(rubric: Rubric, *, secret: str) -> nbformat.NotebookNode:
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     return nb
+
+
+def _nbgrader_block(stub: str, solution: str) -> str:
+    return "    ### BEGIN SOLUTION\n" + solution + "    ### END SOLUTION"

@@ -14,6 +14,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.cases.hints import HINTS
 from autograder.config import Rubric
+from autograder.notebooks import warmup
 from autograder.notebooks.solution_cells import MODULES, for_otter, module_source
 from autograder.tasks import TABLE
 
@@ -56,7 +57,7 @@ TEST = "# backprop-kit test: your saved notebook, graded by the kit on one case\
 def master_notebook(rubric: Rubric) -> nbformat.NotebookNode:
     public = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
     hidden = build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
-    cells = [new_raw_cell(CONFIG), new_markdown_cell(INTRO)]
+    cells = [new_raw_cell(CONFIG), new_markdown_cell(INTRO), *_warmup()]
     for module in MODULES:
         title, text = PARTS[module]
         cells += [new_markdown_cell(f"## {title}\n\n{text}"), new_code_cell(for_otter(module_source(module)))]
@@ -80,3 +81,22 @@ def _test(case_id: str, *, hidden: bool):
     cell = new_code_cell(("# HIDDEN\n" if hidden else "") + TEST.format(case_id=case_id))
     cell.outputs = [new_output("execute_result", data={"text/plain": "True"}, execution_count=1)]
     return cell
+
+
+def _otter_block(stub: str, solution: str) -> str:
+    return ('    """ # BEGIN PROMPT\n' + stub + '    """ # END PROMPT\n    # BEGIN SOLUTION NO PROMPT\n'
+            + solution + "    # END SOLUTION")
+
+
+def _warmup() -> list:
+    """Part 0, a question worth no points whose tests run in the notebook (see notebooks/warmup.py)."""
+    code = warmup.code(_otter_block, "    raise NotImplementedError(\"warmup: f'(x) by hand\")\n",
+                       "    raise NotImplementedError('warmup: (f(x + h) - f(x - h)) / (2 * h)')\n")
+    tests = []
+    for check in warmup.CHECKS:
+        cell = new_code_cell(check)
+        cell.outputs = [new_output("execute_result", data={"text/plain": "True"}, execution_count=1)]
+        tests.append(cell)
+    return [new_markdown_cell(warmup.TEXT), new_code_cell(code),
+            new_raw_cell("# BEGIN QUESTION\nname: warmup\npoints: 0"), new_markdown_cell("Check Part 0:"),
+            new_raw_cell("# BEGIN TESTS"), *tests, new_raw_cell("# END TESTS"), new_raw_cell("# END QUESTION")]

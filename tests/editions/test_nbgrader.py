@@ -24,6 +24,7 @@ import pytest
 from autograder.cli import main
 from autograder.config import load_rubric
 from autograder.grading import grade_path
+from autograder.notebooks import warmup
 from autograder.notebooks.solution_cells import module_source
 from autograder.paths import KIT_ROOT
 from notebook_mistakes import MISTAKES, with_mistake
@@ -57,7 +58,8 @@ def course(tmp_path_factory):
         for cell in nb.cells:
             meta = cell.metadata.get("nbgrader", {})
             if meta.get("solution") and mistake != "stubs":
-                cell.source = with_mistake(module_source(meta["grade_id"]), mistake)
+                solved = warmup.solved() if meta["grade_id"] == "warmup" else module_source(meta["grade_id"])
+                cell.source = with_mistake(solved, mistake)
         folder = course / "submitted" / student / "hw1"
         folder.mkdir(parents=True)
         nbformat.write(nb, str(folder / "backprop.ipynb"))
@@ -94,6 +96,7 @@ def test_are_nbgraders_grades_the_kits_per_student_and_per_task(course):
         for student in STUDENTS:
             report = kit_report(course / "submitted" / student / "hw1" / "backprop.ipynb")
             assert exported[student] == pytest.approx(report.score, abs=1e-4), student
+            assert gb.find_grade("test_warmup", "backprop", "hw1", student).max_score == 0
             for task in report.tasks:
                 cell = gb.find_grade(f"test_{task.id}", "backprop", "hw1", student)
                 assert cell.score == pytest.approx(task.score, abs=1e-4), (student, task.id)

@@ -22,8 +22,8 @@ def master():
 
 def test_is_there_one_question_per_task_with_the_rubrics_points(master):
     raw = [c.source for c in master.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
-    assert [r.split("name: ")[1].split("\n")[0] for r in raw] == list(TASK_IDS)
-    assert "name: mul\npoints: 7.5" in raw[1]
+    assert [r.split("name: ")[1].split("\n")[0] for r in raw] == ["warmup", *TASK_IDS]
+    assert "name: warmup\npoints: 0" in raw[0] and "name: mul\npoints: 7.5" in raw[2]
 
 
 def test_is_there_one_test_per_case_hidden_ones_marked(master):
@@ -54,3 +54,17 @@ def test_does_the_solution_version_run_as_the_solutions_do():
     b = a * a
     b.backward()
     assert a.grad == 4.0
+
+
+def test_does_the_warmup_define_functions_only_and_pass_its_checks_when_solved():
+    """The kit runs every code cell when it grades the notebook: the warm-up must not call a stub."""
+    import numpy as np
+
+    from autograder.notebooks import warmup
+    from autograder.notebooks.otter_master import _otter_block
+
+    stubbed = warmup.code(_otter_block, "    raise NotImplementedError('df')\n", "    raise NotImplementedError('s')\n")
+    namespace: dict = {}
+    exec(compile(stubbed, "warmup", "exec"), namespace)  # defines, calls nothing
+    assert all(eval(check, namespace) for check in warmup.CHECKS)  # the solution version passes
+    assert isinstance(namespace["xs"], np.ndarray)
