@@ -82,6 +82,8 @@ def pow_cases() -> list[Case]:
                "a.grad = -1.", a=2.0, k=-1, upstream=4.0),
         _local("pow", "sqrt", "a**0.5 is the square root; its derivative is 0.5 * a**-0.5 = 0.5 / 2 = 0.25 at a = 4; "
                "times out.grad = 2: a.grad = 0.5.", a=4.0, k=0.5, upstream=2.0),
+        _local("pow", "negative-square", "d(a**2)/da = 2a = -3 at a = -1.5 (negative: the sign matters); times "
+               "out.grad = 2: a.grad = -6.", a=-1.5, k=2, upstream=2.0),
         _local("pow", "accumulate", "a already holds grad 1. d(a**2)/da = 2 * 1.5 = 3, times out.grad = -1 is -3, "
                "added: a.grad = 1 - 3 = -2.", a=1.5, k=2, preset=[1.0], upstream=-1.0),
     ]

@@ -10,13 +10,17 @@ import math
 
 from autograder.cases.model import Case
 from autograder.errors import KitError
-from autograder.child.programs import ABOUT  # observations no golden holds
+from autograder.child.programs import ABOUT, DIAGNOSTIC  # observations no golden holds
 
 PROGRAMS = "autograder.child.programs"
 CROSS_REL, CROSS_ABS = 1e-9, 1e-12
+# a golden's entry holding what each classic mistake would observe (reference/mistakes): never
+# compared, never scored; the diagnosis reads it. A model that raised is {RAISES: 1.0}.
+MISTAKES = "mistakes"
+RAISES = "raises"
 
 
-__all__ = ["KitError", "compute_goldens"]
+__all__ = ["KitError", "MISTAKES", "RAISES", "compute_goldens"]
 
 
 def program(name: str):
@@ -28,6 +32,7 @@ def compute_goldens(cases: list[Case], *, torch_check: bool = True) -> dict[str,
     """case id -> observations, from the reference; checked against torch when it is installed."""
     try:
         from autograder.engines import reference_api
+        from reference.mistakes import CORRECT, MODELS
         ref = reference_api()
     except ImportError:
         raise KitError(
@@ -41,8 +46,22 @@ def compute_goldens(cases: list[Case], *, torch_check: bool = True) -> dict[str,
         if torch is not None:
             theirs = _plain(program(case.program)(torch, case.params), case.id)
             _agree(case, golden, theirs)
+        golden[MISTAKES] = _predictions(case, [CORRECT, *(m for m in MODELS if m.task == case.task)])
         goldens[case.id] = golden
     return goldens
+
+
+def _predictions(case: Case, models) -> dict[str, dict]:
+    """What each model observes on the case: its observations (the DIAGNOSTIC ones kept), or {RAISES: 1.0}."""
+    run = program(case.program)
+    out = {}
+    for model in models:
+        try:
+            out[model.key] = _plain(run(model.api(), case.params), case.id, keep=DIAGNOSTIC)
+        except Exception:  # a mistaken engine may well raise: that too is a prediction
+            out[model.key] = {RAISES: 1.0}
+    return out
+
 
 
 def _torch_api():
@@ -53,7 +72,7 @@ def _torch_api():
         return None
 
 
-def _plain(obs: dict, case_id: str) -> dict:
+def _plain(obs: dict, case_id: str, keep: frozenset = frozenset()) -> dict:
     """The reference's observations as plain floats (and lists of them)."""
     def number(v, name):
         if isinstance(v, (list, tuple)):
@@ -63,7 +82,7 @@ def _plain(obs: dict, case_id: str) -> dict:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
             raise KitError(f"case {case_id}: the reference observed {v!r} for {name}, not a finite number")
         return float(v)
-    return {name: number(v, name) for name, v in obs.items() if name not in ABOUT}
+    return {name: number(v, name) for name, v in obs.items() if name not in ABOUT or name in keep}
 
 
 def _agree(case: Case, ours: dict, theirs: dict) -> None:

@@ -31,7 +31,7 @@ def default_cache_dir() -> Path:
 
 
 def _source_digest(root: Path) -> str:
-    """sha256 of the *.py files in `root`; once a process per root (the kit's sources don't
+    """sha256 of the *.py files under `root` (the reference's mistakes/ too); once a process per root (the kit's sources don't
     change under a running grader)."""
     root = Path(root)
     digest = _SOURCE_DIGESTS.get(root)
@@ -45,8 +45,8 @@ _SOURCE_DIGESTS: dict[Path, str] = {}
 
 def _hash_sources(root: Path) -> str:
     h = hashlib.sha256()
-    for path in sorted(root.glob("*.py")) if root.is_dir() else ():
-        h.update(path.name.encode())
+    for path in sorted(root.rglob("*.py")) if root.is_dir() else ():
+        h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()
 

@@ -7,6 +7,8 @@ SCHEMA history:
      (capped, "" otherwise; never a hidden case's), and import_output: what it printed while
      it was imported, when an import failed ("" otherwise); cases[counted]: false for an
      end-to-end case whose failure is charged to another task (backward()) and not to this one
+  3: tasks[diagnosis]: the classic mistakes the task's observations fit, [{id, message}]
+     (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import json
 
 from autograder.report.model import Report
 
-SCHEMA = 2
+SCHEMA = 3
 
 
 def report_dict(report: Report) -> dict:
@@ -35,6 +37,7 @@ def report_dict(report: Report) -> dict:
                 "score": t.score,
                 "max_score": t.max_score,
                 "status": t.status,
+                "diagnosis": [{"id": d.id, "message": d.message} for d in t.diagnosis],
                 "cases": [
                     {
                         "id": c.id,

@@ -26,12 +26,20 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class Diagnosis:
+    """A classic mistake the observations fit (autograder/diagnosis): its id and one sentence with the fix."""
+    id: str
+    message: str
+
+
+@dataclass(frozen=True)
 class TaskResult:
     id: str
     title: str
     score: float
     max_score: float
     cases: tuple[CaseResult, ...] = ()
+    diagnosis: tuple[Diagnosis, ...] = ()   # never changes the score
 
     @property
     def status(self) -> str:

@@ -53,6 +53,8 @@ def _summary_table(report: Report) -> Table:
 
 def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
     console.print(f"\n[bold]{task.id}[/bold] — {escape(task.title)}")
+    for found in task.diagnosis:
+        console.print(f"  [bold yellow]likely mistake:[/bold yellow] {escape(found.message)}", soft_wrap=True)
     bad = [c for c in task.cases if c.status != "passed"]
     if not bad:
         console.print("  [red]no case of this task was run[/red]")

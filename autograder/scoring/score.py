@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from autograder import __version__
+from autograder import __version__, diagnosis
 from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.report.model import CaseResult, Report, TaskResult
@@ -41,6 +41,7 @@ def score_run(
     tasks = tuple(
         _task_result(task, by_task[task], rubric) for task in TASKS if task in by_task
     )
+    tasks = tuple(_diagnosed(t, cases, outcomes, goldens, rubric) for t in tasks)
     return Report(
         submission=submission,
         score=round(sum(t.score for t in tasks), 6),
@@ -74,6 +75,17 @@ def _task_result(task: str, cases: list[CaseResult], rubric: Rubric) -> TaskResu
     passed = sum(c.status == "passed" for c in counted)
     return TaskResult(task, TASKS[task], round(points * passed / len(counted), 6) if counted else 0.0, points,
                       tuple(cases))
+
+
+def _diagnosed(result: TaskResult, cases: list[Case], outcomes: dict[str, CaseOutcome], goldens: dict[str, dict],
+               rubric: Rubric) -> TaskResult:
+    """The task with the classic mistakes its observations fit (never a change of score)."""
+    if result.status == "passed":
+        return result
+    own = [c for c in cases if c.task == result.id]
+    found = diagnosis.diagnose(result.id, own, list(result.cases), outcomes, goldens,
+                               rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
+    return replace(result, diagnosis=found) if found else result
 
 
 NOT_COUNTED = " (not counted here: your {needs} fails its own cases, and is charged there; fix it first)"

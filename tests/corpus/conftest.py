@@ -6,7 +6,12 @@ tests passed or not, so the isolation numbers are always visible.
 """
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import pytest
+
+import variants as corpus
 
 SUMMARY_KEY = pytest.StashKey[str]()
 
@@ -25,6 +30,22 @@ def corpus_summary(request: pytest.FixtureRequest):
     def record(text: str) -> None:
         request.config.stash[SUMMARY_KEY] = text
     return record
+
+
+@pytest.fixture(scope="session")
+def work(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("corpus")
+
+
+@pytest.fixture(scope="session")
+def graded(work, corpus_summary):
+    """Every variant graded corpus.RUNS times with the hidden cases: name -> [Graded per run]."""
+    started = time.monotonic()
+    results = corpus.grade_corpus(work, runs=corpus.RUNS, workers=2)
+    seconds = time.monotonic() - started
+    corpus_summary(corpus.table(results)
+                   + f"\n{len(corpus.VARIANTS)} variants x {corpus.RUNS} runs graded in {seconds:.1f} s")
+    return results
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

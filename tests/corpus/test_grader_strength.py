@@ -13,7 +13,6 @@ passes over the corpus, two variants at a time, all with one golden cache. Then:
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -22,23 +21,7 @@ import variants as corpus
 
 pytestmark = pytest.mark.corpus
 
-RUNS = 3
-MAX_AVERAGE_HITS = 1.5
-
-
-@pytest.fixture(scope="module")
-def work(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("corpus")
-
-
-@pytest.fixture(scope="module")
-def graded(work, corpus_summary):
-    started = time.monotonic()
-    results = corpus.grade_corpus(work, runs=RUNS, workers=2)
-    seconds = time.monotonic() - started
-    corpus_summary(corpus.table(results)
-                   + f"\n{len(corpus.VARIANTS)} variants x {RUNS} runs graded in {seconds:.1f} s")
-    return results
+MAX_AVERAGE_HITS = 1.5  # the corpus is graded corpus.RUNS times by conftest's `graded`
 
 
 def _grade(path: Path, work: Path):
@@ -77,7 +60,7 @@ def _caught_param(v):
 @pytest.mark.parametrize("name", [_caught_param(v) for v in corpus.VARIANTS])
 def test_variant_loses_points_in_its_own_task_on_every_run(graded, name):
     runs = graded[name]
-    assert len(runs) == RUNS
+    assert len(runs) == corpus.RUNS
     v = corpus.by_id()[name]
     missed = [r.run for r in runs if v.task not in r.hit]
     assert not missed, f"{name} ({v.why}) costs no points in {v.task} on run(s) {missed}"

@@ -25,6 +25,7 @@ SOLUTIONS = REPO / "solutions" / "micrograd"
 EXERCISES = REPO / "exercises" / "micrograd"
 RUBRIC_FILE = REPO / "assignment.toml"
 FILES = ("engine.py", "nn.py", "train.py")
+RUNS = 3  # the corpus tests grade every variant this many times (tests/corpus/conftest.py)
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,11 @@ VARIANTS: tuple[Variant, ...] = (
       "            self.grad += out.grad",
       "forgot the second input: other.grad never changes"),
 
+    V("add-assign-other-only", "add", "engine.py", _ADD,
+      """            self.grad += out.grad
+            other.grad = out.grad""",
+      "= for the second operand only: a + a still adds up, a grad already there is lost"),
+
     # ---- mul -------------------------------------------------------------------------
     V("mul-assign", "mul", "engine.py", _MUL,
       """            self.grad = other.data * out.grad
@@ -110,6 +116,14 @@ VARIANTS: tuple[Variant, ...] = (
       """            self.grad += other.grad * out.grad
             other.grad += self.grad * out.grad""",
       "other.grad written where other.data was meant"),
+
+    V("mul-only-other", "mul", "engine.py", _MUL,
+      "            other.grad += self.data * out.grad",
+      "forgot the first input: self.grad never changes"),
+    V("mul-assign-self-only", "mul", "engine.py", _MUL,
+      """            self.grad = other.data * out.grad
+            other.grad += self.data * out.grad""",
+      "= for the first operand only: a grad self already held is lost"),
 
     # ---- pow -------------------------------------------------------------------------
     V("pow-assign", "pow", "engine.py", _POW,
@@ -134,6 +148,10 @@ VARIANTS: tuple[Variant, ...] = (
       "            self.grad += other * abs(self.data)**(other - 1) * out.grad",
       "abs() added to dodge complex results: wrong sign for a negative base and an even k"),
 
+    V("pow-precedence", "pow", "engine.py", _POW,
+      "            self.grad += other * self.data**other-1 * out.grad",
+      "self.data**other-1 without parentheses: (a**k) - out.grad, not a**(k-1)"),
+
     # ---- tanh ------------------------------------------------------------------------
     V("tanh-assign", "tanh", "engine.py", _TANH,
       "            self.grad = (1 - t**2) * out.grad",
@@ -147,6 +165,10 @@ VARIANTS: tuple[Variant, ...] = (
     V("tanh-no-square", "tanh", "engine.py", _TANH,
       "            self.grad += (1 - t) * out.grad",
       "1 - t instead of 1 - t**2"),
+
+    V("tanh-precedence", "tanh", "engine.py", _TANH,
+      "            self.grad += 1 - t**2 * out.grad",
+      "1 - t**2 * out.grad without parentheses: only t**2 is scaled by out.grad"),
 
     # ---- exp -------------------------------------------------------------------------
     V("exp-assign", "exp", "engine.py", _EXP,
@@ -175,6 +197,10 @@ VARIANTS: tuple[Variant, ...] = (
     V("relu-output-as-derivative", "relu", "engine.py", _RELU,
       "            self.grad += out.data * out.grad",
       "relu(a) used as its own derivative, as for exp"),
+
+    V("relu-conditional-at-zero", "relu", "engine.py", _RELU,
+      "            self.grad += (0 if self.data < 0 else 1) * out.grad",
+      "a conditional that lets exactly 0 through: the derivative at 0 taken as 1"),
 
     # ---- backward --------------------------------------------------------------------
     V("backward-not-reversed", "backward", "engine.py",
@@ -278,6 +304,10 @@ VARIANTS: tuple[Variant, ...] = (
       "        if self.nonlin:\n",
       "the nonlin test inverted: linear where it should be nonlinear and the other way round"),
 
+    V("neuron-relu-inline", "neuron", "nn.py", _NONLIN,
+      "        return act.relu() if self.nonlin else act",
+      "relu written in, whatever the configured activation"),
+
     # ---- layer -----------------------------------------------------------------------
     V("layer-list-for-one", "layer", "nn.py", _LAYER_CALL,
       "        return [n(x) for n in self.neurons]",
@@ -370,6 +400,13 @@ VARIANTS: tuple[Variant, ...] = (
       "    return (predictions[0] - targets[0])**2",
       "the squared error of the first point only"),
 
+    V("mse-loop-sum", "mse_loss", "train.py", _MSE,
+      """    total = 0
+    for p, t in zip(predictions, targets):
+        total = total + (p - t)**2
+    return total""",
+      "a loop that adds the squared errors up and returns the total, never divided by n"),
+
     # ---- train -----------------------------------------------------------------------
     V("train-no-zero-grad", "train", "train.py",
       "        model.zero_grad()\n",
@@ -386,6 +423,14 @@ VARIANTS: tuple[Variant, ...] = (
       "            p.data -= lr * p.grad",
       "            p.data += lr * p.grad",
       "gradient ascent: the update's sign flipped"),
+    V("train-lr-lecture-001", "train", "train.py",
+      "            p.data -= lr * p.grad",
+      "            p.data += -0.01 * p.grad",
+      "the lecture's step size 0.01 written in, instead of lr"),
+    V("train-ascent-spelled-out", "train", "train.py",
+      "            p.data -= lr * p.grad",
+      "            p.data = p.data + lr * p.grad",
+      "p.data + lr * p.grad: a step up the gradient"),
     V("train-update-uses-data", "train", "train.py",
       "            p.data -= lr * p.grad",
       "            p.data -= lr * p.data",
@@ -415,6 +460,56 @@ VARIANTS: tuple[Variant, ...] = (
             losses.append(loss.data)""",
       "losses.append indented into the update loop: one loss per parameter"),
 )
+
+
+# The classic mistake each variant must be named as (autograder/diagnosis/catalogue.py), or None
+# where no id fits (two mistakes at once, or a result the kit doesn't model): the diagnosis test
+# asks for >= 90% of the variants with a design-listed id named right, and no wrong name anywhere.
+NAMED: dict[str, str | None] = {
+    "add-assign": "overwrites_grad", "add-no-upstream": "missing_upstream_grad", "add-only-self": "one_operand_only",
+    "add-assign-other-only": "overwrites_grad",
+    "mul-assign": "overwrites_grad", "mul-no-upstream": "missing_upstream_grad", "mul-own-data": "swapped_operands",
+    "mul-grad-for-data": None,  # grads read where data was meant: neither a formula nor the chain rule's shape
+    "mul-only-other": "one_operand_only", "mul-assign-self-only": "overwrites_grad",
+    "pow-assign": "overwrites_grad", "pow-k-a-k": "wrong_local_derivative",
+    "pow-km1-coefficient": "wrong_local_derivative", "pow-missing-k": "wrong_local_derivative",
+    "pow-no-upstream": "missing_upstream_grad", "pow-int-exponent": "wrong_local_derivative",
+    "pow-abs-base": "wrong_local_derivative", "pow-precedence": "operator_precedence",
+    "tanh-assign": "overwrites_grad", "tanh-uses-input": "derivative_at_input",
+    "tanh-no-upstream": "missing_upstream_grad", "tanh-no-square": "wrong_local_derivative",
+    "tanh-precedence": "operator_precedence",
+    "exp-assign": "overwrites_grad", "exp-uses-input": "derivative_at_input", "exp-no-upstream": "missing_upstream_grad",
+    "relu-assign": "overwrites_grad", "relu-grad-one-at-zero": "relu_gradient_at_zero",
+    "relu-passes-negative": "wrong_local_derivative", "relu-no-upstream": "missing_upstream_grad",
+    "relu-output-as-derivative": "wrong_local_derivative", "relu-conditional-at-zero": "relu_gradient_at_zero",
+    "backward-not-reversed": "topo_not_reversed", "backward-preorder": "topo_wrong_order",
+    "backward-preorder-forward": "topo_wrong_order", "backward-no-seed": "grad_not_seeded",
+    "backward-seed-zero": "grad_not_seeded", "backward-seed-accumulates": "seed_accumulates",
+    "backward-no-visited": "nodes_visited_twice", "backward-only-self": "backward_only_root",
+    "backward-naive-recursion": "no_topological_order", "backward-visited-by-value": "visited_by_value",
+    "backward-resets-grads": "backward_resets_grads",
+    "neuron-no-bias": "bias_missing", "neuron-always-nonlin": "wrong_activation", "neuron-relu": "wrong_activation",
+    "neuron-no-activation": "wrong_activation", "neuron-nonlin-inverted": "wrong_activation",
+    "neuron-relu-inline": "wrong_activation",
+    "layer-list-for-one": "layer_list_for_one", "layer-first-neuron-only": "layer_first_neuron_only",
+    "layer-unwrap-by-nin": "layer_unwrap_by_inputs",
+    "mlp-nonlin-every-layer": "wrong_activation", "mlp-nonlin-no-layer": "wrong_activation",
+    "mlp-first-layer-linear": "wrong_activation", "mlp-sizes-all-nin": "mlp_layer_sizes",
+    "mlp-missing-last-layer": "mlp_missing_layer",
+    "params-no-bias": "bias_missing", "params-bias-first": "parameter_order",
+    "params-layer-first-neuron": "parameters_incomplete", "params-mlp-reversed": "parameter_order",
+    "params-copies": "parameters_copies",
+    "zero_grad-comparison": "zero_grad_missing", "zero_grad-data": "zero_grad_resets_data",
+    "zero_grad-first-only": "zero_grad_first_only",
+    "mse-sum": "mse_not_mean", "mse-no-square": "mse_not_squared", "mse-abs-via-pow": "mse_absolute",
+    "mse-n-minus-1": "mse_not_mean", "mse-first-point-only": "mse_first_point_only", "mse-loop-sum": "mse_not_mean",
+    "train-no-zero-grad": "zero_grad_missing", "train-zero-grad-after-backward": "zero_grad_after_backward",
+    "train-wrong-sign": "update_sign", "train-ascent-spelled-out": "update_sign",
+    "train-update-uses-data": "update_uses_data", "train-hardcoded-lr": "learning_rate_ignored",
+    "train-lr-lecture-001": "learning_rate_ignored", "train-loss-after-update": "loss_after_update",
+    "train-returns-values": None,  # Values where floats were asked: the message says so, no mistake model needed
+    "train-steps-minus-1": "steps_off_by_one", "train-append-in-update-loop": "loss_per_parameter",
+}
 
 
 # ---- the harness -------------------------------------------------------------------------
@@ -457,6 +552,12 @@ class Graded:
     scores: tuple[tuple[str, float, float, str], ...]     # (task, score, max_score, status)
     lost: dict                                            # task -> ((case id, status, message), ...)
     seconds: float
+    diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        """Every mistake named, task by task in the report's order."""
+        return tuple(m for ids in (self.diagnosis or {}).values() for m in ids)
 
     @property
     def hit(self) -> frozenset[str]:
@@ -484,7 +585,8 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
     }
     return Graded(name, run, report.error,
                   tuple((t.id, t.score, t.max_score, t.status) for t in report.tasks),
-                  lost, time.monotonic() - started)
+                  lost, time.monotonic() - started,
+                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis})
 
 
 def warm_goldens(cache: Path) -> None:

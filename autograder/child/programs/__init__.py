@@ -2,4 +2,7 @@
 
 # Observations about how the student's engine is built, not about what it computed: never
 # part of a golden, never compared; the parent reads them to word its feedback.
-ABOUT = frozenset({"composite"})
+# DIAGNOSTIC ones are for naming a mistake (autograder/diagnosis): the probes of an operation's
+# closure called again (ops.probe), the order in which backward() called the kit's closures.
+DIAGNOSTIC = frozenset({"probe", "closure_calls"})
+ABOUT = frozenset({"composite"}) | DIAGNOSTIC

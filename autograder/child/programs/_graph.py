@@ -15,7 +15,7 @@ API_NEEDS = ("the exercise API needs Value(number) to make a node, and a node wh
              "and _backward (its chain-rule closure) can be set, as micrograd's Value has")
 
 
-def mix(api, children, coefs):
+def mix(api, children, coefs, on_call=None):
     """A kit node worth sum(c * child.data) over (child, c), differentiated by the kit.
 
     A child given twice has its coefficients merged. The node's _prev is a tuple,
@@ -42,6 +42,8 @@ def mix(api, children, coefs):
 
     def _backward():
         # d(node)/d(child) = c: each child gets its coefficient times the node's grad
+        if on_call is not None:
+            on_call()
         for child, c in pairs:
             child.grad += c * node.grad
     try:
@@ -76,14 +78,15 @@ def _linked(api, value, children):
     raise ApiMismatch(f"your Value's _prev can't be set to a node's children: {API_NEEDS}")
 
 
-def backprop_op(api, node, known):
+def backprop_op(api, node, known, reset=False):
     """node._backward(), then the closures of the graph the operation built underneath it.
 
     An operation may be written with other operations (tanh as (e - 1) / (e + 1), with
     e = (2*x).exp(), as the lecture does): its result's _prev are then intermediate
     nodes, not the inputs. Their closures run after node's, in reverse topological
     order, down to the nodes in `known` (the inputs and the kit's other nodes, by id),
-    which are never entered. Returns 1.0 if there was such a graph, else 0.0.
+    which are never entered. Returns 1.0 if there was such a graph, else 0.0. reset: the
+    intermediate nodes' grads are set to 0 first (the operation's closures run again).
     """
     order, seen = [], set(known)
     stack = [(node, False)]
@@ -95,6 +98,10 @@ def backprop_op(api, node, known):
             seen.add(id(n))
             stack.append((n, True))
             stack.extend((child, False) for child in _children(api, n) if id(child) not in seen)
+    if reset:
+        for n in order:
+            if n is not node:
+                n.grad = 0.0
     for n in reversed(order):
         n._backward()
     return 1.0 if any(_children(api, n) for n in order if n is not node) else 0.0
@@ -108,7 +115,7 @@ def _children(api, node):
         return []
 
 
-def build(api, p, make_op=None):
+def build(api, p, make_op=None, log=None):
     """The leaves and the nodes of a case's graph, each list in creation order.
 
     p["leaves"] are numbers. p["nodes"] are dicts whose "args" index the leaves
@@ -121,7 +128,11 @@ def build(api, p, make_op=None):
     nodes = []
     for spec in p["nodes"]:
         args = [made[i] for i in spec["args"]]
-        node = mix(api, args, spec["coefs"]) if "coefs" in spec else make_op(spec, args)
+        if "coefs" in spec:
+            on_call = None if log is None else (lambda i=float(len(nodes)): log.append(i))
+            node = mix(api, args, spec["coefs"], on_call)
+        else:
+            node = make_op(spec, args)
         nodes.append(node)
         made.append(node)
     return leaves, nodes

@@ -19,7 +19,8 @@ def graph(api, p):
     there, every correct backward() adds the same gradient twice, whether or not
     it resets interior grads between calls.
     """
-    leaves, nodes = build(api, p)
+    order = []  # the index of each node whose closure backward() called, in call order
+    leaves, nodes = build(api, p, log=order)
     root = nodes[-1] if nodes else leaves[-1]
     for x, g in zip(leaves, p.get("preset", ())):
         x.grad = g
@@ -29,4 +30,9 @@ def graph(api, p):
     if p["calls"] == 1:
         obs["node_grads"] = [node.grad for node in nodes]
         obs["root.grad"] = root.grad
+    if getattr(api, "native_mix", None) is None:  # torch's nodes are not the kit's closures
+        # which closures ran, in what order: tells one wrong walk from another where the grads
+        # alone do not (leaves first, or the output's alone). For the diagnosis, never compared.
+        obs["closure_calls"] = order
     return obs
+

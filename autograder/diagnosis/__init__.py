@@ -1,0 +1,71 @@
+"""Name the classic mistake behind a failing task (issue 13).
+
+`diagnose` reads what the student's code observed (the child's outcomes) and what each
+classic mistake would have observed (the golden's predictions, computed on the reference's
+mistaken engines in the trusted process, reference/mistakes/). A mistake is named when one of
+its models predicts every counted case of the task: each number, each error; a case that timed
+out or is missing leaves the task unnamed. A task that passes is never diagnosed, a score is
+never changed, and no student code runs here.
+"""
+from __future__ import annotations
+
+import math
+
+from autograder.cases.model import Case
+from autograder.child.programs import DIAGNOSTIC
+from autograder.diagnosis import local_derivative
+from autograder.diagnosis.catalogue import IDS, message
+from autograder.goldens.compute import MISTAKES, RAISES
+from autograder.report.model import CaseResult, Diagnosis
+from autograder.runner.protocol import CaseOutcome
+from autograder.scoring.compare import compare
+
+CATCH_ALL = "wrong_local_derivative"
+
+
+def diagnose(task: str, cases: list[Case], results: list[CaseResult], outcomes: dict[str, CaseOutcome],
+             goldens: dict[str, dict], *, rel_tol: float, abs_tol: float) -> tuple[Diagnosis, ...]:
+    """The mistakes that explain every counted case of `task` (its cases and their results, in order)."""
+    counted = [(case, outcomes.get(case.id)) for case, result in zip(cases, results) if result.counted]
+    if not any(r.counted and r.status != "passed" for r in results):
+        return ()
+    if not counted or any(o is None or o.status not in ("ok", "error") for _, o in counted):
+        return ()
+    predictions = [goldens[case.id].get(MISTAKES) or {} for case, _ in counted]
+    keys = {key for p in predictions for key in p}
+    named = [mistake for mistake in IDS
+             if any(_explains(counted, predictions, key, rel_tol, abs_tol) for key in keys if _id(key) == mistake)]
+    if not named and all(o.status == "ok" for _, o in counted):
+        def close(a, b):
+            return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        runs = [(case.program, o.obs, goldens[case.id], p.get("correct", {}))
+                for (case, o), p in zip(counted, predictions)]
+        if _is_op_task(cases) and local_derivative.fits(runs, close):
+            named = [CATCH_ALL]
+    return tuple(Diagnosis(m, message(task, m)) for m in named)
+
+
+def _id(key: str) -> str:
+    return key.partition(".")[0]
+
+
+def _explains(counted, predictions, key, rel_tol, abs_tol) -> bool:
+    for (case, outcome), prediction in zip(counted, predictions):
+        predicted = prediction.get(key)
+        if predicted is None:
+            return False
+        if RAISES in predicted:
+            if outcome.status != "error":
+                return False
+            continue
+        if outcome.status != "ok":
+            return False
+        # a closure the kit could not call again, or wrap: no probes, no call order to match
+        predicted = {k: v for k, v in predicted.items() if k not in DIAGNOSTIC or k in outcome.obs}
+        if compare(outcome.obs, predicted, rel_tol=rel_tol, abs_tol=abs_tol):
+            return False
+    return True
+
+
+def _is_op_task(cases: list[Case]) -> bool:
+    return any(c.program == local_derivative.LOCAL for c in cases)
