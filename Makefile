@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SAMPLE_OUT := out/sample-class
 
-.PHONY: run test setup sandbox benchmark clean
+.PHONY: run test setup sandbox graphviz benchmark clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,15 @@ sandbox:
 	     && (apt-get update -qq && apt-get install -y -qq bubblewrap) >/dev/null 2>&1; } \
 	|| echo "note: bubblewrap is not installed (needs root and apt): student code will run in the basic sandbox"
 
-setup: $(VENV)/.installed sandbox
+# graphviz's `dot` draws a failing case's graph in the feedback pages; without it the pages
+# show the graph as text and say so.
+graphviz:
+	@command -v dot >/dev/null 2>&1 \
+	|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	     && (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1; } \
+	|| echo "note: graphviz's dot is not installed (needs root and apt): feedback shows graphs as text"
+
+setup: $(VENV)/.installed sandbox graphviz
 
 run: setup
 	$(PY) -m autograder exercises

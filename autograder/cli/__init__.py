@@ -47,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("path", nargs="?", type=Path, default=Path("."),
                        help="a folder holding micrograd/ (or engine.py, nn.py, train.py), a .py or a .zip (default: .)")
     _add_grading_flags(check)
+    check.add_argument("--graph", type=Path, metavar="DIR",
+                       help="write a picture of each failing case's graph into DIR (SVG, with graphviz)")
     check.set_defaults(run=_check, include_hidden=False)
 
     grade = sub.add_parser("grade", help="grade one submission, or a class with --out")
@@ -170,6 +172,9 @@ def _check(args) -> int:
 
     if not args.path.exists():
         raise UsageError(f"{args.path}: no such file or folder")
+    graphs = getattr(args, "graph", None)
+    if graphs is not None and graphs.exists() and not graphs.is_dir():
+        raise UsageError(f"--graph {graphs}: not a folder")
     try:
         rubric = load_rubric(args.config)
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
@@ -181,7 +186,26 @@ def _check(args) -> int:
     else:
         from autograder.report.text import print_report
         print_report(report, verbose=args.verbose)
+    if graphs is not None:
+        _write_graphs(report, graphs)
     return report.exit_code
+
+
+def _write_graphs(report, folder: Path) -> None:
+    """The pictures of --graph, and one line on stderr (stdout may be JSON) saying where."""
+    from autograder.report import graph_svg
+    from autograder.report.graph_files import write_graphs
+
+    try:
+        written = write_graphs(report, folder)
+    except OSError as err:
+        raise UsageError(f"--graph {folder}: {err.strerror or err}") from None
+    why = graph_svg.missing()
+    if why and written:
+        print(f"note: {why}", file=sys.stderr)
+    kind = "text graph(s)" if why else "graph picture(s)"
+    print(f"Wrote {len(written)} {kind} of failing cases to {folder}/" if written
+          else f"No failing case with a graph: nothing written to {folder}/", file=sys.stderr)
 
 
 def _exercises(args) -> int:

@@ -101,6 +101,52 @@ IDS: tuple[str, ...] = tuple(MESSAGES)
 # the ids the design fixes (issue 13), in its order; the rest are the kit's own
 DESIGNED: tuple[str, ...] = IDS[:IDS.index("mse_not_mean") + 1]
 
+# what the class summary says of the students who made each mistake: "mul: 9 students <...>"
+RETEACH = MappingProxyType({
+    "overwrites_grad": "overwrite grads with `=` instead of adding with `+=`",
+    "missing_upstream_grad": "leave out the chain rule's `* out.grad`",
+    "one_operand_only": "give only one operand its gradient",
+    "swapped_operands": "give each operand of `*` its own data instead of the other's",
+    "derivative_at_input": "take the derivative at the input instead of the output",
+    "operator_precedence": "lose the chain rule to operator precedence (missing parentheses)",
+    "relu_gradient_at_zero": "pass relu's gradient at exactly 0",
+    "wrong_local_derivative": "get the local derivative wrong",
+    "topo_not_reversed": "walk the graph in topological order, not reversed",
+    "topo_wrong_order": "list a node before its children (pre-order)",
+    "grad_not_seeded": "never seed the output's grad with 1",
+    "nodes_visited_twice": "visit shared nodes twice (no visited set)",
+    "zero_grad_missing": "never reset the grads",
+    "zero_grad_after_backward": "reset the grads between backward() and the update",
+    "update_sign": "step up the gradient (ascent)",
+    "learning_rate_ignored": "ignore lr for a fixed step",
+    "bias_missing": "leave out the bias",
+    "parameter_order": "list the parameters in another order",
+    "wrong_activation": "use the wrong activation, or on the wrong layers",
+    "mse_not_mean": "sum the squared errors instead of averaging them",
+    "seed_accumulates": "seed the output's grad with `+= 1`",
+    "backward_resets_grads": "reset every grad inside backward()",
+    "backward_only_root": "call only the output's _backward",
+    "no_topological_order": "recurse without a topological order",
+    "visited_by_value": "mark numbers as visited instead of nodes",
+    "layer_list_for_one": "return a list of one from a one-neuron layer",
+    "layer_first_neuron_only": "return after the first neuron",
+    "layer_unwrap_by_inputs": "unwrap a layer's output by its number of inputs",
+    "mlp_layer_sizes": "give every layer nin inputs",
+    "mlp_missing_layer": "build one layer too few",
+    "mlp_call_skips_layer": "skip a layer in MLP.__call__",
+    "parameters_incomplete": "list only the first neuron's parameters",
+    "parameters_copies": "return copies of the parameters",
+    "zero_grad_resets_data": "reset the data instead of the grads",
+    "zero_grad_first_only": "reset only the first parameter",
+    "mse_not_squared": "average plain differences, not squares",
+    "mse_absolute": "average absolute errors",
+    "mse_first_point_only": "use only the first prediction",
+    "update_uses_data": "step by p.data instead of p.grad",
+    "loss_after_update": "record the loss after the update",
+    "steps_off_by_one": "run one step too few",
+    "loss_per_parameter": "append the loss once per parameter",
+})
+
 _PER_TASK = {
     ("zero_grad", "zero_grad_missing"): "zero_grad() leaves the grads as they were: set `p.grad = 0` for every "
                                         "parameter (a `==` where `=` was meant?).",

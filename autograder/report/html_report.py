@@ -11,9 +11,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from autograder.report import graph_svg
 from autograder.report.grouping import same_problems
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
+
+GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "feedback.html.j2"
@@ -54,11 +57,23 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "late": late,
         "kit_version": report.kit_version,
         "tasks": [_task(t) for t in report.tasks],
+        # said once on the page, when a graph could not be drawn
+        "graphs_missing": _graphs_missing(report),
     }
+
+
+def _graphs_missing(report: Report) -> str | None:
+    has_graph = any(c.graph for t in report.tasks for c in t.cases if c.visibility == "public")
+    return graph_svg.missing() if has_graph else None
 
 
 def _task(task: TaskResult) -> dict:
     public = [_public_case(c, n) for c, n in same_problems(c for c in task.cases if c.visibility == "public")]
+    drawn = 0
+    for case in public:  # the first failing cases with a graph get its picture
+        if case["graph"] is not None and drawn >= GRAPHS_PER_TASK:
+            case["graph"] = None
+        drawn += case["graph"] is not None
     hidden = [c.status == "passed" for c in task.cases if c.visibility != "public"]
     passed = sum(c.status == "passed" for c in task.cases)
     full = bool(task.cases) and passed == len(task.cases)
@@ -71,6 +86,7 @@ def _task(task: TaskResult) -> dict:
         "passed": passed,
         "total": len(task.cases),
         "public": public,
+        "diagnosis": [d.message for d in task.diagnosis],
         "hidden": hidden,
         "hidden_passed": sum(hidden),
     }
@@ -87,7 +103,17 @@ def _public_case(case: CaseResult, n: int = 1) -> dict:
         "message": case.message,
         "details": list(case.details),
         "output": case.output,
+        "graph": _graph(case),
     }
+
+
+def _graph(case: CaseResult) -> dict | None:
+    """The case's picture: an inline SVG, or its text form without graphviz; None without a graph."""
+    if case.graph is None or case.visibility != "public":
+        return None
+    title = f"{case.id}: the wrong numbers in red"
+    return {"svg": graph_svg.svg(case.graph, title), "text": "\n".join(graph_svg.text(case.graph)),
+            "wrong": list(case.graph.wrong)}
 
 
 def _num(x: float) -> str:

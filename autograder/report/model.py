@@ -14,6 +14,35 @@ STATUSES: tuple[str, ...] = ("passed", "failed", "error", "missing", "timeout")
 
 
 @dataclass(frozen=True)
+class GraphNode:
+    """One node of a case's graph, with the kit's data and, where observed, the student's grad."""
+    name: str                        # x0, n3 (a, b, out in a one-operation case)
+    data: float                      # the right forward value, computed on the kit's side
+    op: str = ""                     # the operation that made it: "", "+", "*", "**2", "tanh", "2*x0 - x1"
+    children: tuple[str, ...] = ()
+    grad: float | None = None        # the student's grad (None: this case does not observe it)
+    expected: float | None = None    # the right grad
+    data_got: float | None = None    # the student's data, where observed (the output)
+    wrong_grad: bool = False
+    wrong_data: bool = False
+    note: str = ""                   # "mix" for the kit's linear-combination nodes
+
+    @property
+    def wrong(self) -> bool:
+        return self.wrong_grad or self.wrong_data
+
+
+@dataclass(frozen=True)
+class CaseGraph:
+    """A case's graph as the kit built it (never read from student objects), with the numbers marked."""
+    nodes: tuple[GraphNode, ...]
+
+    @property
+    def wrong(self) -> tuple[str, ...]:
+        return tuple(n.name for n in self.nodes if n.wrong)
+
+
+@dataclass(frozen=True)
 class CaseResult:
     id: str
     status: Status
@@ -23,6 +52,7 @@ class CaseResult:
     details: tuple[str, ...] = ()     # got / expected lines, derivation, hint (public cases)
     output: str = ""                  # what the code printed, capped (a public case that did not pass)
     counted: bool = True              # False: a failure charged to another task (see Case.needs), not this one
+    graph: CaseGraph | None = None    # a failed public case's graph, annotated (cases/case_graph.py)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ SCHEMA history:
      pass_rate, mean_score], histogram{edges, counts}
   2: intake: the lines the intake said about the download (files that fit no layout and
      were not graded, junk, re-uploads kept the newer), so none is lost from view
+  3: diagnoses: the classic mistakes named across the class, most frequent first:
+     [{task, id, count, submissions, says}] (what to reteach)
 """
 from __future__ import annotations
 
@@ -19,12 +21,13 @@ import statistics
 from pathlib import Path
 from typing import Sequence
 
+from autograder.diagnosis.catalogue import RETEACH
 from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
 from autograder.report.model import Report
 from autograder.report.numbers import show
 
-SCHEMA = 2
+SCHEMA = 3
 BINS = 10
 _WITH = {"timeout": "with a case that timed out", "error": "with a case that raised an error",
          "missing": "with a task not written yet"}
@@ -48,7 +51,21 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "tasks": [_task_stats(reports, task) for task in task_columns(reports)],
         "histogram": histogram(scores, max_score),
         "intake": list(intake),
+        "diagnoses": diagnoses(reports),
     }
+
+
+def diagnoses(reports: Sequence[Report]) -> list[dict]:
+    """Each (task, mistake) named in the class, with who made it: the most frequent first."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for r in reports:
+        for t in r.tasks:
+            for d in t.diagnosis:
+                found.setdefault((t.id, d.id), []).append(r.submission)
+    rows = [{"task": task, "id": mistake, "count": len(who), "submissions": sorted(who),
+             "says": _says(task, len(who), RETEACH.get(mistake, mistake))}
+            for (task, mistake), who in found.items()]
+    return sorted(rows, key=lambda row: (-row["count"], row["task"], row["id"]))
 
 
 def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
@@ -66,6 +83,16 @@ def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
 
 def _has_case(report: Report, status: str) -> bool:
     return any(c.status == status for t in report.tasks for c in t.cases)
+
+
+def _says(task: str, n: int, phrase: str) -> str:
+    """'mul: 9 students overwrite grads ...', 'mul: 1 student overwrites grads ...'."""
+    if n == 1:
+        words = phrase.split(" ")
+        i = 1 if words[0] == "never" else 0
+        words[i] += "es" if words[i].endswith(("s", "sh", "ch", "x")) else "s"
+        phrase = " ".join(words)
+    return f"{task}: {n} student{'' if n == 1 else 's'} {phrase}"
 
 
 def histogram(scores: Sequence[float], max_score: float, bins: int = BINS) -> dict:
@@ -97,6 +124,10 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     for t in summary["tasks"]:
         title = t["title"].replace("|", "\\|")
         lines.append(f"| {t['id']} | {title} | {t['pass_rate']:.0%} | {_of(t['mean_score'], t['max_score'])} |")
+    if summary.get("diagnoses"):
+        lines += ["", "## What to reteach", "",
+                  "The classic mistakes the autograder named (each fits every observation of that task):", ""]
+        lines += [f"- {row['says']} ({', '.join(row['submissions'])})" for row in summary["diagnoses"]]
     if summary.get("intake"):
         lines += ["", "## What the intake said", "",
                   "Files in the download that were not graded as they are (see each line):", ""]

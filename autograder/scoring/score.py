@@ -4,9 +4,11 @@ Partial credit in a task follows the share of its cases that passed.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from autograder import __version__, diagnosis
+from autograder.cases.case_graph import case_graph
 from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.report.model import CaseResult, Report, TaskResult
@@ -113,18 +115,19 @@ def _charge_elsewhere(cases: list[Case], by_task: dict[str, list[CaseResult]]) -
 def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric, explain: bool = True) -> CaseResult:
     public = case.visibility == "public"
 
-    def result(status: str, message: str, lines: tuple[str, ...] = ()) -> CaseResult:
+    def result(status: str, message: str, lines: tuple[str, ...] = (), graph=None) -> CaseResult:
         if not public:
             # a hidden case says what went wrong in kind, never with its inputs, nor what it printed
             return CaseResult(case.id, status, case.visibility, _HIDDEN_MESSAGE[status])
         printed = shown(outcome.output) if status != "passed" else ""
-        return CaseResult(case.id, status, case.visibility, message, case.title, lines, printed)
+        return CaseResult(case.id, status, case.visibility, message, case.title, lines, printed, graph=graph)
 
     if outcome.status == "ok":
         problems = compare(outcome.obs, golden, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
         if not problems:
             return result("passed", "")
-        return result("failed", problems[0], tuple(problems[1:]) + _explain(case, outcome))
+        graph = case_graph(case, outcome.obs, golden, _close(rubric)) if public else None
+        return result("failed", problems[0], tuple(problems[1:]) + _explain(case, outcome), graph)
     where = f" ({outcome.where})" if outcome.where else ""
     if outcome.status == "missing":
         return result("missing", f"not written yet: {outcome.message}")
@@ -133,6 +136,12 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
     if not explain and not outcome.where:  # its module did not import: the derivation would not help
         return result("error", outcome.message)
     return result("error", f"{outcome.message}{where}", _explain(case, outcome))
+
+
+def _close(rubric: Rubric):
+    def close(a: float, b: float) -> bool:
+        return math.isclose(a, b, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
+    return close
 
 
 COMPOSITE = ("note: your {op} is built from other operations, so the kit ran the _backward of every node it "
