@@ -20,7 +20,7 @@ def neuron_cases(activation: str) -> list[Case]:
     z, zneg = -6.0 + L_BIAS, -1.25
     p = {"nin": 2, "w": [-3.0, 1.0], "b": L_BIAS, "x": [2.0, 0.0], "nonlin": True, "activation": activation}
     neg = {"nin": 2, "w": [1.0, 1.0], "b": -0.5, "x": [-1.0, 0.25], "nonlin": True, "activation": activation}
-    lin = {"nin": 3, "w": [0.5, -1.0, 2.0], "b": 0.25, "x": [1.0, 2.0, 3.0], "nonlin": False, "activation": activation}
+    lin = {"nin": 3, "w": [0.5, -1.0, 2.0], "b": -5.25, "x": [1.0, 2.0, 3.0], "nonlin": False, "activation": activation}
     L = (f"w . x + b = 2 * -3 + 0 * 1 + {L_BIAS} = {fmt(z)}; "
          f"{activation}({fmt(z)}) = {fmt(_act(activation, z))}.")
     return [
@@ -29,7 +29,8 @@ def neuron_cases(activation: str) -> list[Case]:
              derivation=L),
         case("neuron", "hand-linear", "nn.neuron", {**lin, "x_values": False},
              title="a linear neuron (nonlin=False): w . x + b, no activation",
-             derivation="0.5 * 1 + -1 * 2 + 2 * 3 + 0.25 = 4.75, returned as it is.",
+             derivation="0.5 * 1 + -1 * 2 + 2 * 3 + -5.25 = -0.75, returned as it is (negative, so that an "
+                        "activation applied by mistake would change it: relu to 0, tanh to -0.635).",
              hint="With nonlin=False the neuron returns w . x + b itself, with no activation."),
         case("neuron", "hand-value-inputs", "nn.neuron", {**p, "x_values": True},
              title="Karpathy's neuron with the inputs given as Values",

@@ -90,3 +90,41 @@ def test_is_torch_never_imported_in_the_child(tmp_path):
     (sub / "engine.py").write_text("import sys\nraise RuntimeError('torch loaded: %s' % ('torch' in sys.modules))\n")
     report = json.loads(autograder("check", str(tmp_path / "sub"), "--format", "json").stdout)
     assert any("torch loaded: False" in note for note in report["notes"]), report["notes"]
+
+
+# -- check --graph DIR ---------------------------------------------------------------------
+
+def test_does_check_graph_write_one_picture_per_failing_case_with_a_graph(tmp_path):
+    done = autograder("check", str(EXAMPLES / "barbara_liskov.zip"), "--task", "relu", "--graph", str(tmp_path / "g"))
+    assert done.returncode == 1
+    pictures = sorted(p.name for p in (tmp_path / "g").iterdir())
+    assert pictures and all(p.startswith("relu--") and p.endswith(".svg") for p in pictures)
+    assert "relu--hand-at-zero-graph.svg" in pictures
+    svg = (tmp_path / "g" / "relu--hand-at-zero-graph.svg").read_text()
+    assert svg.startswith("<svg") and "expected 2.0000" in svg
+    assert f"Wrote {len(pictures)} graph picture(s)" in done.stderr
+
+
+def test_does_check_graph_without_dot_say_so_once_and_write_the_graphs_as_text(tmp_path):
+    bin_dir = tmp_path / "bin"  # python, and nothing else: no dot
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    done = autograder("check", str(EXAMPLES / "barbara_liskov.zip"), "--task", "relu", "--graph", str(tmp_path / "g"),
+                      env_extra={"PATH": str(bin_dir)})
+    texts = sorted((tmp_path / "g").iterdir())
+    assert texts and all(p.suffix == ".txt" for p in texts)
+    assert done.stderr.count("apt-get install graphviz") == 1
+    assert "x0 (a leaf), data 1.5000, grad 18.0000 (expected 2.0000)" in (tmp_path / "g" / "relu--hand-at-zero-graph.txt").read_text()
+
+
+def test_does_check_graph_on_a_file_say_so_in_one_line(tmp_path):
+    (tmp_path / "f").write_text("x")
+    done = autograder("check", "solutions", "--graph", str(tmp_path / "f"))
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0 and "not a folder" in done.stderr
+
+
+def test_does_check_json_name_the_mistake_in_its_task_only():
+    report = json.loads(autograder("check", str(EXAMPLES / "barbara_liskov.zip"), "--format", "json").stdout)
+    named = {t["id"]: t["diagnosis"] for t in report["tasks"]}
+    assert [d["id"] for d in named.pop("relu")] == ["relu_gradient_at_zero"]
+    assert all(d == [] for d in named.values())

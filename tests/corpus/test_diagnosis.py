@@ -66,3 +66,26 @@ def test_do_the_solutions_get_no_diagnosis(work):
                         store=GoldenStore(cache_dir=work / "goldens"))
     assert report.score == report.max_score
     assert not [t.diagnosis for t in report.tasks if t.diagnosis]
+
+
+def test_does_karpathys_micrograd_get_no_diagnosis(work, tmp_path):
+    """karpathy's micrograd 0.1.0 (PyPI), graded as the engine it is (relu neurons): whatever it lacks
+    (tanh, exp, train) fails as missing or an error, and nothing is named."""
+    import dataclasses
+    import shutil
+
+    import micrograd
+
+    from autograder.config import load_rubric
+    from autograder.goldens import GoldenStore
+    from autograder.grading import grade_path
+
+    assert micrograd.__file__ and "site-packages" in micrograd.__file__
+    shutil.copytree(micrograd.__file__.rsplit("/", 1)[0], tmp_path / "micrograd",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    rubric = dataclasses.replace(load_rubric(corpus.RUBRIC_FILE), activation="relu")
+    report = grade_path(tmp_path, rubric=rubric, include_hidden=True, store=GoldenStore(cache_dir=work / "goldens"))
+    assert report.error is None
+    full = {t.id for t in report.tasks if t.score == t.max_score}
+    assert {"add", "mul", "pow", "relu", "backward", "neuron", "layer", "parameters", "zero_grad"} <= full
+    assert not {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis}

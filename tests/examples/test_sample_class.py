@@ -133,6 +133,28 @@ def test_one_bug_costs_points_in_its_task(reports, name, task):
     assert_full(report, [t for t in OPS if t != task])
 
 
+# -- the mistake named, and only where there is one ----------------------------------------
+
+@pytest.mark.parametrize("name, task, mistake", [
+    ("alan_turing", "backward", "nodes_visited_twice"),
+    ("grace_hopper.py", "mse_loss", "mse_not_mean"),
+    ("barbara_liskov.zip", "relu", "relu_gradient_at_zero"),
+    ("katherine_johnson", "neuron", "wrong_activation"),
+])
+def test_is_the_one_mistake_named_and_nothing_else(reports, name, task, mistake):
+    report = _report(reports, name)
+    named = {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis}
+    assert named == {task: [mistake]}, _describe(report)
+
+
+@pytest.mark.parametrize("name", ["ada_lovelace", "john_mccarthy", "claude_shannon.ipynb", "donald_knuth",
+                                  "edsger_dijkstra", "linus_torvalds", "margaret_hamilton"])
+def test_is_nothing_named_where_no_classic_mistake_was_made(reports, name):
+    """Correct work, unfinished work, a syntax error, a forbidden import, a timeout: no diagnosis."""
+    report = _report(reports, name)
+    assert not [t.id for t in report.tasks if t.diagnosis], _describe(report)
+
+
 def test_karpathy_copy_has_a_relu_neuron_but_a_sound_engine(reports):
     report = reports["katherine_johnson"]
     assert_full(report, ENGINE + ("parameters", "zero_grad", "layer"))

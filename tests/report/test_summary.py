@@ -45,3 +45,25 @@ def test_the_histogram_is_a_real_png(tmp_path):
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and b"IEND" in data[-12:]
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_does_the_summary_count_each_mistake_across_the_class_most_frequent_first():
+    from dataclasses import replace
+
+    from autograder.report.model import Diagnosis
+
+    def named(student, *pairs):
+        tasks = [replace(task(tid, case("c", "failed")), diagnosis=(Diagnosis(mid, "..."),)) for tid, mid in pairs]
+        return report(student, *tasks)
+
+    reports = [named("ann", ("mul", "overwrites_grad")), named("bob", ("mul", "overwrites_grad"),
+                                                             ("backward", "topo_not_reversed")),
+               named("cy", ("mul", "overwrites_grad")), report("dee", task("mul", case("c")))]
+    summary = build_summary(reports)
+    assert [(d["task"], d["id"], d["count"], d["submissions"]) for d in summary["diagnoses"]] == [
+        ("mul", "overwrites_grad", 3, ["ann", "bob", "cy"]), ("backward", "topo_not_reversed", 1, ["bob"])]
+    page = render_markdown(summary)
+    assert "## What to reteach" in page
+    assert "- mul: 3 students overwrite grads with `=` instead of adding with `+=` (ann, bob, cy)" in page
+    assert "- backward: 1 student walks the graph in topological order, not reversed (bob)" in page
+    assert "What to reteach" not in render_markdown(build_summary(reports[3:]))

@@ -1,0 +1,126 @@
+"""When does the diagnosis name a mistake? Only when a model predicts every counted case, or the probes prove it.
+
+Synthetic cases and outcomes: the rules themselves, one by one. (The corpus of real single-bug
+engines is tests/corpus/test_diagnosis.py.)
+"""
+from __future__ import annotations
+
+from autograder.cases.model import Case
+from autograder.diagnosis import diagnose
+from autograder.goldens.compute import MISTAKES, RAISES
+from autograder.report.model import CaseResult
+from autograder.runner.protocol import CaseOutcome
+
+TOL = {"rel_tol": 1e-6, "abs_tol": 1e-8}
+
+
+def _case(n: int, program: str = "ops.graph") -> Case:
+    return Case(id=f"mul/c{n}", task="mul", program=program, params={})
+
+
+def _golden(right: float, **models) -> dict:
+    return {"a.grad": right, MISTAKES: {"correct": {"a.grad": right},
+                                       **{k: ({RAISES: 1.0} if v is RAISES else {"a.grad": v}) for k, v in models.items()}}}
+
+
+def _run(cases, values, goldens, counted=None, statuses=None):
+    outcomes, results = {}, []
+    for i, (case, v) in enumerate(zip(cases, values)):
+        status = (statuses or {}).get(i, "ok")
+        outcomes[case.id] = CaseOutcome(case.id, status, obs={} if v is None else {"a.grad": v})
+        right = goldens[case.id]["a.grad"]
+        passed = status == "ok" and v == right
+        results.append(CaseResult(case.id, "passed" if passed else ("failed" if status == "ok" else status),
+                                  counted=(counted or {}).get(i, True)))
+    return [d.id for d in diagnose("mul", cases, results, outcomes, goldens, **TOL)]
+
+
+def test_is_a_mistake_named_when_its_model_predicts_every_case():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0), cases[1].id: _golden(2.0, overwrites_grad=2.0)}
+    assert _run(cases, [3.0, 2.0], goldens) == ["overwrites_grad"]
+
+
+def test_is_nothing_named_when_one_case_contradicts_the_model():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0), cases[1].id: _golden(2.0, overwrites_grad=2.0)}
+    assert _run(cases, [3.0, 5.0], goldens) == []
+
+
+def test_is_a_task_that_passes_never_diagnosed():
+    cases = [_case(0)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=6.0)}  # a model that happens to agree
+    assert _run(cases, [6.0], goldens) == []
+
+
+def test_does_a_case_charged_elsewhere_neither_trigger_nor_block_a_name():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0), cases[1].id: _golden(2.0, overwrites_grad=2.0)}
+    assert _run(cases, [6.0, 9.0], goldens, counted={1: False}) == []          # its own cases all pass
+    assert _run(cases, [3.0, 9.0], goldens, counted={1: False}) == ["overwrites_grad"]
+
+
+def test_does_a_timeout_leave_the_task_unnamed():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0), cases[1].id: _golden(2.0, overwrites_grad=2.0)}
+    assert _run(cases, [3.0, None], goldens, statuses={1: "timeout"}) == []
+
+
+def test_is_an_error_explained_only_by_a_model_that_raises():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0, swapped_operands=3.0),
+               cases[1].id: _golden(2.0, overwrites_grad=2.0, swapped_operands=RAISES)}
+    assert _run(cases, [3.0, None], goldens, statuses={1: "error"}) == ["swapped_operands"]
+
+
+def test_are_several_fitting_mistakes_listed_in_the_catalogues_order():
+    cases = [_case(0)]
+    goldens = {cases[0].id: _golden(6.0, swapped_operands=3.0, overwrites_grad=3.0)}
+    assert _run(cases, [3.0], goldens) == ["overwrites_grad", "swapped_operands"]
+
+
+# -- wrong_local_derivative: read off the probes of ops.local ----------------------------------
+
+def _local(n, seen, right, out=2.0, golden_out=2.0):
+    case = Case(id=f"mul/l{n}", task="mul", program="ops.local", params={})
+    golden = {"out": golden_out, "a.grad": right[0], MISTAKES: {"correct": {"out": golden_out, "probe": right}}}
+    obs = {"out": out, "a.grad": seen[0], "probe": seen}
+    return case, golden, obs
+
+
+def _catch_all(*runs):
+    cases = [c for c, _, _ in runs]
+    goldens = {c.id: g for c, g, _ in runs}
+    outcomes = {c.id: CaseOutcome(c.id, "ok", obs=o) for c, _, o in runs}
+    results = [CaseResult(c.id, "failed") for c in cases]
+    return [d.id for d in diagnose("mul", cases, results, outcomes, goldens, **TOL)]
+
+
+# probes: (d, 2d, 1 + d) per input; here one input
+def test_is_a_wrong_derivative_named_when_the_closure_scales_and_adds_right():
+    assert _catch_all(_local(0, [5.0, 10.0, 6.0], [3.0, 6.0, 4.0])) == ["wrong_local_derivative"]
+
+
+def test_is_a_closure_that_does_not_scale_with_out_grad_not_called_a_wrong_derivative():
+    assert _catch_all(_local(0, [5.0, 5.0, 6.0], [3.0, 6.0, 4.0])) == []
+
+
+def test_is_a_closure_that_overwrites_not_called_a_wrong_derivative():
+    assert _catch_all(_local(0, [5.0, 10.0, 5.0], [3.0, 6.0, 4.0])) == []
+
+
+def test_is_a_wrong_forward_value_not_blamed_on_the_derivative():
+    assert _catch_all(_local(0, [5.0, 10.0, 6.0], [3.0, 6.0, 4.0], out=7.0)) == []
+
+
+def test_is_nothing_named_without_probes():
+    case, golden, obs = _local(0, [5.0, 10.0, 6.0], [3.0, 6.0, 4.0])
+    assert _catch_all((case, golden, {k: v for k, v in obs.items() if k != "probe"})) == []
+
+
+def test_does_a_model_still_fit_when_the_closure_could_not_be_probed():
+    case, golden, obs = _local(0, [5.0, 10.0, 6.0], [3.0, 6.0, 4.0])
+    golden[MISTAKES]["overwrites_grad"] = {"out": 2.0, "a.grad": 5.0, "probe": [1.0, 2.0, 1.0]}
+    obs = {k: v for k, v in obs.items() if k != "probe"}
+    assert _catch_all((case, golden, obs)) == ["overwrites_grad"]
+    assert _catch_all((case, golden, {**obs, "probe": [5.0, 10.0, 6.0]})) == ["wrong_local_derivative"]

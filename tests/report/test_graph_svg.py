@@ -1,0 +1,121 @@
+"""Does the picture of a failing case mark exactly the wrong nodes, drawn by the real graphviz?
+
+Real single-bug engines (variants of solutions/, tests/corpus/variants.py) are checked; their
+feedback pages are rendered; every SVG in them is read back: the nodes drawn in red must be
+exactly those whose number differs from the reference's, found here independently by running
+the case's program on the variant in this process (trusted code: it is ours).
+"""
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+
+from autograder.config import load_rubric
+from autograder.engines import package_api
+from autograder.goldens import GoldenStore
+from autograder.goldens.compute import program
+from autograder.grading import grade_path, select_cases
+from autograder.report import graph_svg
+from autograder.report.html_report import render_feedback
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "corpus"))  # the corpus's harness builds the variants
+import variants as corpus  # noqa: E402
+
+MUTANTS = ("add-assign", "mul-own-data", "tanh-uses-input", "relu-grad-one-at-zero", "backward-no-visited",
+           "backward-not-reversed")
+SVG = "{http://www.w3.org/2000/svg}"
+needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed")
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    """mutant -> (its folder, its Report from a check, the goldens)."""
+    work = tmp_path_factory.mktemp("graphs")
+    rubric = load_rubric(corpus.RUBRIC_FILE)
+    store = GoldenStore(cache_dir=work / "goldens")
+    goldens = store.goldens(select_cases(rubric, include_hidden=False), activation=rubric.activation)
+    out = {}
+    for name in MUTANTS:
+        folder = corpus.build(corpus.by_id()[name], work / name)
+        out[name] = (folder, grade_path(folder, rubric=rubric, include_hidden=False, store=store), goldens)
+    return out
+
+
+def _differs(got, expected) -> bool:
+    return not (isinstance(got, float) and math.isclose(got, expected, rel_tol=1e-6, abs_tol=1e-8))
+
+
+def wrong_nodes(case, obs: dict, golden: dict) -> set[str]:
+    """The nodes whose observed number differs from the golden, by the observations' own names."""
+    wrong = set()
+    for name, expected in golden.items():
+        if name in ("a.grad", "b.grad") and _differs(obs.get(name), expected):
+            wrong.add(name[0])
+        elif name in ("leaf_grads", "node_grads"):
+            prefix = "x" if name == "leaf_grads" else "n"
+            wrong |= {f"{prefix}{i}" for i, e in enumerate(expected) if _differs(float(obs[name][i]), e)}
+        elif name == "root.grad" and _differs(obs.get(name), expected):
+            wrong.add(f"n{len(case.params['nodes']) - 1}")
+        elif name == "out" and _differs(obs.get(name), expected):
+            wrong.add("out" if case.program == "ops.local" else f"n{len(case.params['nodes']) - 1}")
+    return wrong
+
+
+def marked(svg: str) -> tuple[set[str], set[str]]:
+    """(every node drawn, the nodes drawn in red) of one SVG picture."""
+    root = ElementTree.fromstring(svg)
+    drawn, red = set(), set()
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "node":
+            continue
+        title = g.find(f"{SVG}title").text
+        if title.endswith(".op"):
+            continue
+        drawn.add(title)
+        if any(p.get("fill", "").lower() == graph_svg.WRONG_FILL for p in g.iter(f"{SVG}polygon")):
+            red.add(title)
+    return drawn, red
+
+
+@needs_dot
+@pytest.mark.parametrize("name", MUTANTS)
+def test_does_each_picture_mark_exactly_the_wrong_nodes(checked, name):
+    folder, report, goldens = checked[name]
+    api = package_api(folder, name)
+    page = render_feedback(report)
+    figures = re.findall(r'<figure class="graph" data-wrong="([^"]*)">\s*(<svg.*?</svg>)', page, re.S)
+    assert figures, f"{name}: no picture in its feedback page"
+    by_id = {c.id: c for c in select_cases(load_rubric(corpus.RUBRIC_FILE), include_hidden=False)}
+    pictured = [c for t in report.tasks for c in t.cases if c.graph is not None]
+    for result in pictured:
+        case = by_id[result.id]
+        obs = program(case.program)(api, case.params)
+        obs = {k: ([float(x) for x in v] if isinstance(v, list) else float(v)) for k, v in obs.items()}
+        assert set(result.graph.wrong) == wrong_nodes(case, obs, goldens[case.id]), result.id
+    for wrong_attr, svg in figures:
+        drawn, red = marked(svg)
+        assert red == set(wrong_attr.split()), (name, red, wrong_attr)
+        assert red and red <= drawn
+
+
+def test_is_a_hidden_case_never_pictured(checked, tmp_path):
+    folder, _, _ = checked["mul-own-data"]
+    report = grade_path(folder, rubric=load_rubric(corpus.RUBRIC_FILE), include_hidden=True,
+                        store=GoldenStore(cache_dir=tmp_path))
+    hidden = [c for t in report.tasks for c in t.cases if c.visibility == "hidden" and c.status == "failed"]
+    assert hidden and all(c.graph is None for c in hidden)
+
+
+def test_without_dot_does_the_page_say_so_once_and_show_the_graph_as_text(checked, monkeypatch, tmp_path):
+    _, report, _ = checked["backward-no-visited"]
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot on it
+    page = render_feedback(report)
+    assert "<svg" not in page
+    assert page.count("apt-get install graphviz") == 1
+    assert "✗ x0 (a leaf), data 2.0000, grad 2.0000 (expected 4.0000)" in page
