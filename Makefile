@@ -48,6 +48,7 @@ benchmark: setup
 	$(PY) benchmarks/bench_grading.py
 	$(PY) benchmarks/bench_corpus.py
 	$(PY) benchmarks/bench_batch.py
+	$(PY) benchmarks/bench_diagnosis.py
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis build *.egg-info
