@@ -17,6 +17,7 @@ from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
 
 GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
+WIDE = 8             # nodes: a bigger picture keeps its size and scrolls
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "feedback.html.j2"
@@ -113,7 +114,8 @@ def _graph(case: CaseResult) -> dict | None:
         return None
     title = f"{case.id}: the wrong numbers in red"
     return {"svg": graph_svg.svg(case.graph, title), "text": "\n".join(graph_svg.text(case.graph)),
-            "wrong": list(case.graph.wrong)}
+            "wrong": list(case.graph.wrong),
+            "wide": len(case.graph.nodes) > WIDE}  # a big graph scrolls sideways instead of shrinking away
 
 
 def _num(x: float) -> str:

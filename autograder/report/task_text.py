@@ -6,10 +6,11 @@ from autograder.report.numbers import show
 
 
 def explain_task(task, *, visibility: str | None = None) -> str:
-    """The task's score line, then each kind of failing case once: status, what the case does, the
+    """The task's score line, the likely mistake (when one is named), then each kind of failing case once: status, what the case does, the
     message, the got/expected lines, derivation and hint, what the code printed. visibility: only
     the cases of that visibility ("public"), else all."""
     lines = [f"{task.id}: {show(task.score)}/{show(task.max_score)} — {task.title}"]
+    lines += [f"  likely mistake: {d.message}" for d in task.diagnosis]
     if task.status == "missing":
         return "\n".join(lines + [f"  {task.cases[0].message}"])
     for case, n in same_problems(c for c in task.cases if c.status != "passed"
