@@ -124,3 +124,9 @@ def test_does_a_model_still_fit_when_the_closure_could_not_be_probed():
     obs = {k: v for k, v in obs.items() if k != "probe"}
     assert _catch_all((case, golden, obs)) == ["overwrites_grad"]
     assert _catch_all((case, golden, {**obs, "probe": [5.0, 10.0, 6.0]})) == ["wrong_local_derivative"]
+
+
+def test_is_an_operation_built_from_other_operations_never_named():
+    """tanh from exp: a wrong exp makes tanh's derivative wrong; the mistake is exp's, named there."""
+    case, golden, obs = _local(0, [5.0, 10.0, 6.0], [3.0, 6.0, 4.0])
+    assert _catch_all((case, golden, {**obs, "composite": 1.0})) == []

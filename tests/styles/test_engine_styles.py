@@ -47,6 +47,7 @@ def test_does_an_mlp_that_skips_its_last_layer_lose_mlp_points_only(tmp_path):
     nn = engines._sub(engines.NN, "        for layer in self.layers:", "        for layer in self.layers[:-1]:")
     report = grade(engines.submission(tmp_path / "mlp", engines.ENGINE, nn=nn))
     assert set(lost(report)) == {"mlp"}
+    assert {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis} == {"mlp": ["mlp_call_skips_layer"]}
 
 
 def test_does_a_composite_tanh_with_a_wrong_exp_get_no_hint_about_one_minus_a_squared(tmp_path):
@@ -54,6 +55,8 @@ def test_does_a_composite_tanh_with_a_wrong_exp_get_no_hint_about_one_minus_a_sq
     engine = engines._sub(engines.composite_tanh(), "self.grad += out.data * out.grad", "self.grad += self.data * out.grad")
     report = grade(engines.submission(tmp_path / "ctanh", engine))
     assert set(lost(report)) == {"tanh", "exp"}
+    # exp's own mistake is named in exp; tanh, built on it, fits no one mistake of its own: nothing named there
+    assert {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis} == {"exp": ["derivative_at_input"]}
     details = " ".join(line for c in report.task("tanh").cases for line in c.details)
     assert "1 - a**2" not in details and "built from other operations" in details
 
