@@ -8,6 +8,7 @@ them `svg` returns None, `missing()` says why in one line, and `text` is the sam
 """
 from __future__ import annotations
 
+import re
 import shutil
 from functools import lru_cache
 from html import escape
@@ -93,6 +94,14 @@ def _render(dot_source: str) -> str:
 
     out = graphviz.Source(dot_source).pipe(format="svg", encoding="utf-8")
     return out[out.index("<svg"):]
+
+
+def width_px(svg_text: str) -> float:
+    """The picture's width in CSS pixels (dot writes points), from the <svg> element's width."""
+    found = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', svg_text)
+    if not found:
+        return 0.0
+    return float(found.group(1)) * (4 / 3 if found.group(2) in (None, "pt") else 1.0)
 
 
 def text(graph: CaseGraph) -> list[str]:

@@ -17,7 +17,7 @@ from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
 
 GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
-WIDE = 8             # nodes: a bigger picture keeps its size and scrolls
+WIDE_PX = 1100       # a picture wider than this keeps its size and scrolls; a narrower one fits the page
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "feedback.html.j2"
@@ -41,7 +41,18 @@ def _template():
         keep_trailing_newline=True,
         auto_reload=False,
     )
+    env.filters["code"] = code_spans
     return env.get_template(TEMPLATE)
+
+
+def code_spans(text: str):
+    """text escaped, its `backticked` parts as <code> (the kit's own sentences: the likely mistake)."""
+    import markupsafe
+
+    parts = str(markupsafe.escape(text)).split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: plain text
+        return markupsafe.escape(text)
+    return markupsafe.Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
 
 
 def feedback_view(report: Report, *, student: str | None = None, late: bool | None = None) -> dict:
@@ -113,9 +124,9 @@ def _graph(case: CaseResult) -> dict | None:
     if case.graph is None or case.visibility != "public":
         return None
     title = f"{case.id}: the wrong numbers in red"
-    return {"svg": graph_svg.svg(case.graph, title), "text": "\n".join(graph_svg.text(case.graph)),
-            "wrong": list(case.graph.wrong),
-            "wide": len(case.graph.nodes) > WIDE}  # a big graph scrolls sideways instead of shrinking away
+    svg = graph_svg.svg(case.graph, title)
+    return {"svg": svg, "text": "\n".join(graph_svg.text(case.graph)), "wrong": list(case.graph.wrong),
+            "wide": svg is not None and graph_svg.width_px(svg) > WIDE_PX}
 
 
 def _num(x: float) -> str:

@@ -47,3 +47,15 @@ def test_the_page_is_self_contained():
     page = render_feedback(report("ana", task("add", case("a"))))
     assert page.startswith("<!DOCTYPE html>") and "<style>" in page
     assert not re.search(r"<(link|script|img|iframe)\b|@import|url\(|https?://", page)
+
+
+def test_is_the_likely_mistake_shown_with_its_code_as_code_and_still_escaped():
+    from dataclasses import replace
+
+    from autograder.report.model import Diagnosis
+
+    t = replace(task("mul", case("m1", "failed")),
+                diagnosis=(Diagnosis("overwrites_grad", f"`x.grad = ...` overwrites: use `+=` {EVIL}"),))
+    page = render_feedback(report("ana", t))
+    assert "Likely mistake:</strong> <code>x.grad = ...</code> overwrites: use <code>+=</code> &lt;script&gt;" in page
+    assert "<script" not in page
