@@ -8,6 +8,7 @@ them `svg` returns None, `missing()` says why in one line, and `text` is the sam
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 import shutil
 from functools import lru_cache
@@ -22,9 +23,7 @@ BOX_INK, OP_FILL = "#3c4043", "#eef3fd"
 
 def missing() -> str | None:
     """Why no picture can be drawn here, in one line; None when graphviz is ready."""
-    try:
-        import graphviz  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("graphviz") is None:
         return "the graphviz Python package is not installed (pip install graphviz): the graphs are shown as text"
     if shutil.which("dot") is None:
         return ("graphviz's `dot` program is not installed (Debian/Ubuntu: apt-get install graphviz; "

@@ -6,7 +6,7 @@ reporters, not here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 Status = Literal["passed", "failed", "error", "missing", "timeout"]

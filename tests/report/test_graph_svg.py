@@ -119,3 +119,15 @@ def test_without_dot_does_the_page_say_so_once_and_show_the_graph_as_text(checke
     assert "<svg" not in page
     assert page.count("apt-get install graphviz") == 1
     assert "✗ x0 (a leaf), data 2.0000, grad 2.0000 (expected 4.0000)" in page
+
+
+def test_without_the_graphviz_package_are_the_graphs_written_as_text(checked, monkeypatch, tmp_path):
+    from autograder.report.graph_files import write_graphs
+
+    real = graph_svg.importlib.util.find_spec
+    monkeypatch.setattr(graph_svg.importlib.util, "find_spec", lambda name: None if name == "graphviz" else real(name))
+    assert "pip install graphviz" in graph_svg.missing()
+    _, report, _ = checked["add-assign"]
+    written = write_graphs(report, tmp_path / "g")
+    assert written and all(p.suffix == ".txt" for p in written)
+    assert any("(expected" in p.read_text() for p in written)
