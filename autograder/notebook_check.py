@@ -44,6 +44,8 @@ def case(case_id: str, notebook: str | None = None) -> bool:
     if found.status == "passed" or (not found.counted and _waived_share(task, case_id)):
         return True
     print(f"{case_id}: {found.title}" if found.title else case_id)
+    for d in task.diagnosis:
+        print(f"  likely mistake: {d.message}")
     print(f"  [{found.status}] {found.message}")
     for line in found.details:
         print(f"      {line}")
