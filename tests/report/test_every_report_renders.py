@@ -2,7 +2,7 @@
 
 Reports are generated: every status, tasks with no cases (a refused or crashed
 submission), errors, notes, printed output, unicode and markup-like text from
-students, huge messages. Each route — text, JSON, HTML, CSV gradebook, class
+students, huge messages, diagnoses, graphs with odd numbers (NaN, nothing observed). Each route — text, JSON, HTML, CSV gradebook, class
 summary, the pytest route's explanation — must render all of them.
 """
 import io
@@ -16,7 +16,7 @@ from autograder import pytest_plugin
 from autograder.report.csv_report import render_gradebook
 from autograder.report.html_report import render_feedback
 from autograder.report.json_report import render_json
-from autograder.report.model import STATUSES, CaseResult, Report, TaskResult
+from autograder.report.model import STATUSES, CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 from autograder.report.summary import build_summary, render_markdown
 from autograder.report.text import print_report
 from autograder.tasks import TASK_IDS
@@ -25,8 +25,18 @@ from report_fakes import Row
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60) | st.sampled_from(
     ["", "[bold]x[/bold]", "<script>alert(1)</script>", "=cmd|' /C calc'!A0", "x" * 5000, "ünïcødé ✓ \n two lines"])
 
+numbers = st.floats(allow_nan=True, allow_infinity=True) | st.none()
+nodes = st.builds(GraphNode, name=st.sampled_from(["x0", "x1", "n0", "n1", "a", "out"]),
+                  data=st.floats(allow_nan=False, allow_infinity=False), op=st.sampled_from(["", "+", "**-1.5", "2*x0 - x1"]),
+                  children=st.lists(st.sampled_from(["x0", "x1", "n0"]), max_size=2).map(tuple),
+                  grad=numbers, expected=numbers, data_got=numbers, wrong_grad=st.booleans(), wrong_data=st.booleans(),
+                  note=st.sampled_from(["", "mix"]))
+# mostly none: every picture drawn is a real run of graphviz's dot
+graphs = st.none() | st.none() | st.none() | st.builds(CaseGraph, nodes=st.lists(nodes, min_size=1, max_size=5, unique_by=lambda n: n.name).map(tuple))
+
 cases = st.builds(
     CaseResult,
+    graph=graphs,
     id=st.text(min_size=1, max_size=20),
     status=st.sampled_from(STATUSES),
     visibility=st.sampled_from(["public", "hidden"]),
@@ -41,7 +51,10 @@ def tasks(draw):
     cs = tuple(draw(st.lists(cases, max_size=5)))
     points = draw(st.sampled_from([0.0, 5.0, 15.0]))
     passed = sum(c.status == "passed" for c in cs)
-    return TaskResult(draw(st.sampled_from(TASK_IDS)), draw(text), points * passed / len(cs) if cs else 0.0, points, cs)
+    diagnosis = tuple(draw(st.lists(st.builds(Diagnosis, id=st.sampled_from(["overwrites_grad", "odd"]), message=text),
+                                    max_size=2)))
+    return TaskResult(draw(st.sampled_from(TASK_IDS)), draw(text), points * passed / len(cs) if cs else 0.0, points, cs,
+                      diagnosis)
 
 
 @st.composite
