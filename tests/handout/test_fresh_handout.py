@@ -57,6 +57,20 @@ def test_does_plain_check_work_with_an_empty_cache(handout, tmp_path):
     assert "Score: 0 / 100" in done.stdout
 
 
+def test_does_a_fresh_handout_name_a_mistake_and_draw_its_graph(handout, tmp_path):
+    """The predictions ship with the public goldens: no reference, no cache, and the mistake is named."""
+    work = tmp_path / "hw1"
+    subprocess.run(["cp", "-r", str(handout), str(work)], check=True)
+    engine = work / "micrograd" / "engine.py"
+    solved = (Path(__file__).resolve().parents[2] / "solutions" / "micrograd" / "engine.py").read_text()
+    engine.write_text(solved.replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"))
+    done = _run_check(work, tmp_path, ["check", "--task", "mul", "--graph", "graphs"])
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in done.stdout
+    assert "graph picture(s)" in done.stderr or "graphs are shown as text" in done.stderr
+    assert list((work / "graphs").iterdir())
+
+
 def test_are_the_handout_files_readable_by_everyone(handout):
     """Students and TAs on a shared machine read one handout: files 0644-ish, folders traversable."""
     for path in [handout, *handout.rglob("*")]:
