@@ -37,6 +37,22 @@ def local(api, p):
     so that a missing factor out.grad shows); "preset", grads the inputs hold
     before the call (the closure must add to them, not overwrite them).
     """
+    inputs, out = _node(api, p)
+    for x, g in zip(inputs, p.get("preset", ())):
+        x.grad = g
+    out.grad = p["upstream"]
+    composite = backprop_op(api, out, {id(x) for x in inputs})
+    obs = {"out": out.data, "a.grad": inputs[0].grad, "composite": composite}
+    if len(inputs) == 2:
+        obs["b.grad"] = inputs[1].grad
+    probes = probe(api, p)
+    if probes is not None:
+        obs["probe"] = probes
+    return obs
+
+
+def _node(api, p):
+    """The case's inputs (each Value once) and out = a op b, made afresh."""
     a = api.Value(p["a"])
     if p.get("same"):
         inputs, args = [a], [a, a]
@@ -44,40 +60,30 @@ def local(api, p):
         inputs = args = [a, api.Value(p["b"])]
     else:
         inputs = args = [a]
-    out = apply(p, args)
-    for x, g in zip(inputs, p.get("preset", ())):
-        x.grad = g
-    out.grad = p["upstream"]
-    composite = backprop_op(api, out, {id(x) for x in inputs})
-    obs = {"out": out.data, "a.grad": a.grad, "composite": composite}
-    if len(inputs) == 2:
-        obs["b.grad"] = inputs[1].grad
-    probes = probe(api, out, inputs)
-    if probes is not None:
-        obs["probe"] = probes
-    return obs
+    return inputs, apply(p, args)
 
 
 # (grad the inputs hold, out.grad) of each probe: the local derivative, the same scaled, the same added
 PROBES = ((0.0, 1.0), (0.0, 2.0), (1.0, 1.0))
 
 
-def probe(api, out, inputs):
-    """The closure called again, three times, after the case's own observations were taken.
+def probe(api, p):
+    """The closure of a node made afresh, called three times, once the case's observations are taken.
 
     Each call starts from inputs holding the grad g and out.grad = u, for (g, u) in PROBES:
     a right closure gives d, 2d and 1 + d (d its local derivative). What came out, input by
-    input, lets the parent name a mistake (diagnosis): never compared, never scored. None
-    when the closure can't be called again.
+    input, lets the parent name a mistake (diagnosis): never compared, never scored. The case's
+    own objects are not touched. None when the closure can't be called like that.
     """
     seen = []
     try:
+        inputs, out = _node(api, p)
         for g, u in PROBES:
             for x in inputs:
                 x.grad = g
             out.grad = u
             backprop_op(api, out, {id(x) for x in inputs}, reset=True)
-            seen += [x.grad for x in inputs]
+            seen += [float(x.grad) for x in inputs]  # read now: a grad may be a cell written in place
     except Exception:  # the observations are taken: a probe that fails only goes unused
         return None
     return seen
