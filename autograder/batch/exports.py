@@ -71,12 +71,12 @@ GRADEBOOK, SUMMARY_JSON, SUMMARY_MD, HISTOGRAM = "gradebook.csv", "summary.json"
 STUDENT_EXPORTS: tuple[StudentExport, ...] = (
     StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py",)),
     StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
-                  renderers=("report/html_report.py", "report/grouping.py", "report/templates")),
+                  renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/templates")),
 )
 CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py",)),
-    ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py",)),
-    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py",)),
+    ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py", "diagnosis/catalogue.py")),
+    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "diagnosis/catalogue.py")),
     ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),
 )
 # what every export leans on: a change here renders every file again

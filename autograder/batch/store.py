@@ -24,7 +24,7 @@ from typing import Mapping
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_report import report_dict
-from autograder.report.model import CaseResult, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 
 SCHEMA = 1
 _TABLE = """
@@ -137,18 +137,24 @@ def _digest(report_json: str) -> str:
     return hashlib.sha256(report_json.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def _graph(data: dict | None) -> CaseGraph | None:
+    if not data:
+        return None
+    return CaseGraph(tuple(GraphNode(**{**n, "children": tuple(n["children"])}) for n in data["nodes"]))
+
+
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:
     return key.content, key.kit_version, key.hidden_seed, key.rubric
 
 
 def report_from_dict(data: dict) -> Report:
-    """The Report back from its JSON form: report_dict(report_from_dict(d)) == d."""
+    """The Report back from its JSON form: report_from_dict(report_dict(r)) == r."""
     tasks = tuple(
         TaskResult(t["id"], t["title"], t["score"], t["max_score"], tuple(
             CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]),
-                       c.get("output", ""), bool(c.get("counted", True)))
+                       c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")))
             for c in t["cases"]
-        ))
+        ), tuple(Diagnosis(d["id"], d["message"]) for d in t.get("diagnosis", ())))
         for t in data["tasks"]
     )
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],

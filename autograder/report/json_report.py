@@ -8,13 +8,17 @@ SCHEMA history:
      it was imported, when an import failed ("" otherwise); cases[counted]: false for an
      end-to-end case whose failure is charged to another task (backward()) and not to this one
   3: tasks[diagnosis]: the classic mistakes the task's observations fit, [{id, message}]
-     (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed
+     (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
+     cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
+     children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
 """
 from __future__ import annotations
 
 import json
 
-from autograder.report.model import Report
+from dataclasses import asdict
+
+from autograder.report.model import CaseGraph, Report
 
 SCHEMA = 3
 
@@ -48,6 +52,7 @@ def report_dict(report: Report) -> dict:
                         "details": list(c.details),
                         "output": c.output,
                         "counted": c.counted,
+                        "graph": graph_dict(c.graph),
                     }
                     for c in t.cases
                 ],
@@ -55,6 +60,12 @@ def report_dict(report: Report) -> dict:
             for t in report.tasks
         ],
     }
+
+
+def graph_dict(graph: CaseGraph | None) -> dict | None:
+    if graph is None:
+        return None
+    return {"nodes": [{**asdict(n), "children": list(n.children)} for n in graph.nodes]}
 
 
 def render_json(report: Report) -> str:

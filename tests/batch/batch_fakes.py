@@ -15,7 +15,7 @@ from pathlib import Path
 
 from autograder.batch.entry import Entry
 from autograder.config import Rubric
-from autograder.report.model import CaseResult, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 from autograder.tasks import TASKS
 
 
@@ -60,17 +60,21 @@ def grade_fake(path: Path, *, rubric: Rubric, name: str) -> Report:
 
 
 def fake_report(name: str, rubric: Rubric, *, fail: tuple[str, ...] = (), message: str = "") -> Report:
-    """Every task with one public and one hidden case; the tasks in `fail` fail both."""
+    """Every task with one public and one hidden case; the tasks in `fail` fail both, their public
+    case with a graph, and the task with a likely mistake (as a real failing report has)."""
     tasks = []
     for task, title in TASKS.items():
         ok = task not in fail
         status = "passed" if ok else "failed"
+        graph = None if ok else CaseGraph((GraphNode("a", 2.0, grad=1.0, expected=2.0, wrong_grad=True),
+                                          GraphNode("out", 4.0, "*", ("a",), 1.0, 1.0)))
         cases = (
             CaseResult(f"{task}-public", status, "public", "" if ok else message or "got 1, expected 2",
-                       f"{task}: a public case", () if ok else ("got: 1", "expected: 2")),
+                       f"{task}: a public case", () if ok else ("got: 1", "expected: 2"), graph=graph),
             CaseResult(f"{task}-hidden", status, "hidden", "" if ok else "a hidden case gave a different result"),
         )
         points = float(rubric.points[task])
-        tasks.append(TaskResult(task, title, points if ok else 0.0, points, cases))
+        found = () if ok else (Diagnosis("overwrites_grad", "`x.grad = ...` overwrites: use `+=`."),)
+        tasks.append(TaskResult(task, title, points if ok else 0.0, points, cases, found))
     score = sum(t.score for t in tasks)
     return Report(name, score, sum(t.max_score for t in tasks), tuple(tasks), sandbox="fake", kit_version="test")

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +64,23 @@ def test_the_key_covers_seed_and_kit_version(tmp_path):
 ], ids=["graded", "crashed"])
 def test_a_report_survives_the_round_trip_through_json(report):
     assert report_dict(report_from_dict(report_dict(report))) == report_dict(report)
+
+
+def test_does_a_report_with_a_diagnosis_and_graphs_come_back_whole(tmp_path):
+    """A resumed run renders feedback and the summary from stored reports: the likely mistake and the
+    pictures must survive the store (they once came back empty)."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parents[1] / "corpus"))
+    import variants as corpus
+    from autograder.config import load_rubric
+    from autograder.goldens import GoldenStore
+    from autograder.grading import grade_path
+
+    folder = corpus.build(corpus.by_id()["backward-no-visited"], tmp_path / "v")
+    report = grade_path(folder, rubric=load_rubric(corpus.RUBRIC_FILE), include_hidden=True,
+                        store=GoldenStore(cache_dir=tmp_path / "g"))
+    assert report.task("backward").diagnosis and any(c.graph for c in report.task("backward").cases)
+    assert report_from_dict(json.loads(json.dumps(report_dict(report)))) == replace(report, duration=0.0)  # not stored
 
 
 def test_put_then_get_gives_the_row_back_and_put_again_replaces_it(tmp_path):
