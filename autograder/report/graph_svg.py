@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import shutil
-from functools import lru_cache
 from html import escape
 
 from autograder.cases.common import fmt
@@ -33,9 +32,32 @@ def missing() -> str | None:
 
 def svg(graph: CaseGraph, title: str = "") -> str | None:
     """The graph as an inline <svg> element (no XML prolog), or None without graphviz."""
+    return svgs([(graph, title)])[0]
+
+
+def svgs(graphs: list[tuple[CaseGraph, str]]) -> list[str | None]:
+    """Many pictures (graph, title) at once: one run of dot for all those not drawn before in this
+    process (a page's pictures; starting dot costs more than drawing a small graph). None each
+    without graphviz."""
     if missing():
-        return None
-    return _render(source(graph, title))
+        return [None] * len(graphs)
+    if len(_DRAWN) > 512:  # a long batch: keep memory flat
+        _DRAWN.clear()
+    sources = [source(graph, title) for graph, title in graphs]
+    new = list(dict.fromkeys(s for s in sources if s not in _DRAWN))
+    if new:
+        import graphviz
+
+        out = graphviz.Source("\n".join(new)).pipe(format="svg", encoding="utf-8")
+        drawn = [part[part.index("<svg"):] for part in out.split("</svg>")[:-1]]
+        if len(drawn) != len(new):
+            raise RuntimeError(f"dot drew {len(drawn)} pictures of {len(new)}")
+        _DRAWN.update((src, picture + "</svg>") for src, picture in zip(new, drawn))
+    return [_DRAWN[s] for s in sources]
+
+
+# dot source -> its SVG: the same wrong graph recurs across a class, drawn once a process
+_DRAWN: dict[str, str] = {}
 
 
 def source(graph: CaseGraph, title: str = "") -> str:
@@ -84,15 +106,6 @@ def _value(what: str, got, expected, wrong: bool) -> str:
 
 def _num(x) -> str:
     return "nothing" if x is None else (f"{x:.4f}" if abs(x) < 1e5 else fmt(x))
-
-
-@lru_cache(maxsize=512)
-def _render(dot_source: str) -> str:
-    """dot's SVG of a source (the same wrong graph recurs across a class: drawn once a process)."""
-    import graphviz
-
-    out = graphviz.Source(dot_source).pipe(format="svg", encoding="utf-8")
-    return out[out.index("<svg"):]
 
 
 def width_px(svg_text: str) -> float:

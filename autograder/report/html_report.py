@@ -68,10 +68,27 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "import_output": report.import_output,
         "late": late,
         "kit_version": report.kit_version,
-        "tasks": [_task(t) for t in report.tasks],
+        "tasks": _with_pictures([_task(t) for t in report.tasks]),
         # said once on the page, when a graph could not be drawn
         "graphs_missing": _graphs_missing(report),
     }
+
+
+def _with_pictures(tasks: list[dict]) -> list[dict]:
+    """Each task's first GRAPHS_PER_TASK failing public cases with a graph get its picture, all
+    drawn in one run of graphviz; the others keep none."""
+    chosen = []
+    for task in tasks:
+        with_graph = [case for case in task["public"] if case["graph"] is not None]
+        for case in with_graph[GRAPHS_PER_TASK:]:
+            case["graph"] = None
+        chosen += with_graph[:GRAPHS_PER_TASK]
+    pictures = graph_svg.svgs([(case["graph"]["model"], case["graph"]["title"]) for case in chosen])
+    for case, svg in zip(chosen, pictures):
+        graph = case["graph"]
+        graph.update(svg=svg, wide=svg is not None and graph_svg.width_px(svg) > WIDE_PX)
+        del graph["model"]
+    return tasks
 
 
 def _graphs_missing(report: Report) -> str | None:
@@ -81,11 +98,6 @@ def _graphs_missing(report: Report) -> str | None:
 
 def _task(task: TaskResult) -> dict:
     public = [_public_case(c, n) for c, n in same_problems(c for c in task.cases if c.visibility == "public")]
-    drawn = 0
-    for case in public:  # the first failing cases with a graph get its picture
-        if case["graph"] is not None and drawn >= GRAPHS_PER_TASK:
-            case["graph"] = None
-        drawn += case["graph"] is not None
     hidden = [c.status == "passed" for c in task.cases if c.visibility != "public"]
     passed = sum(c.status == "passed" for c in task.cases)
     full = bool(task.cases) and passed == len(task.cases)
@@ -120,13 +132,11 @@ def _public_case(case: CaseResult, n: int = 1) -> dict:
 
 
 def _graph(case: CaseResult) -> dict | None:
-    """The case's picture: an inline SVG, or its text form without graphviz; None without a graph."""
+    """The case's graph, to be drawn (_with_pictures); its text form shows without graphviz."""
     if case.graph is None or case.visibility != "public":
         return None
-    title = f"{case.id}: the wrong numbers in red"
-    svg = graph_svg.svg(case.graph, title)
-    return {"svg": svg, "text": "\n".join(graph_svg.text(case.graph)), "wrong": list(case.graph.wrong),
-            "wide": svg is not None and graph_svg.width_px(svg) > WIDE_PX}
+    return {"model": case.graph, "title": f"{case.id}: the wrong numbers in red",
+            "text": "\n".join(graph_svg.text(case.graph)), "wrong": list(case.graph.wrong)}
 
 
 def _num(x: float) -> str:
