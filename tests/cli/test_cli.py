@@ -1,6 +1,7 @@
 """The command line as a student and an instructor meet it: exit codes and one-line errors."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -94,6 +95,7 @@ def test_is_torch_never_imported_in_the_child(tmp_path):
 
 # -- check --graph DIR ---------------------------------------------------------------------
 
+@pytest.mark.skipif(shutil.which("dot") is None, reason="graphviz's dot is not installed (make setup installs it)")
 def test_does_check_graph_write_one_picture_per_failing_case_with_a_graph(tmp_path):
     done = autograder("check", str(EXAMPLES / "barbara_liskov.zip"), "--task", "relu", "--graph", str(tmp_path / "g"))
     assert done.returncode == 1
