@@ -3,10 +3,10 @@
 `diagnose` reads what the student's code observed (the child's outcomes) and what each
 classic mistake would have observed (the golden's predictions, computed on the reference's
 mistaken engines in the trusted process, reference/mistakes/). A mistake is named when one of
-its models predicts every counted case of the task: each number, each error; a case that timed
+its models predicts every counted case of the task: each number, each error. A case that timed
 out or is missing leaves the task unnamed, and so does an operation built from other operations
-(tanh from exp: whatever is wrong lies in those, and is named in their tasks). A task that passes is never diagnosed, a score is
-never changed, and no student code runs here.
+(tanh from exp: whatever is wrong lies in those, and is named in their tasks). A task that
+passes is never diagnosed, a score is never changed, and no student code runs here.
 """
 from __future__ import annotations
 
