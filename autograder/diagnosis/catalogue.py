@@ -65,9 +65,9 @@ MESSAGES = MappingProxyType({
                              "they held: grads accumulate across calls (zero_grad() is there to reset them).",
     "backward_only_root": "backward() calls only the output's own _backward: call every node's, in reversed "
                           "topological order.",
-    "no_topological_order": "backward() recurses from the output without a topological order: a node shared by "
-                            "two paths passes its grad on before it is complete. Build the topological order "
-                            "first, then walk it reversed.",
+    "no_topological_order": "backward() calls a node's _backward as soon as it reaches it, once per path from the "
+                            "output, so a node shared by two paths passes its grad on before it is complete: walk "
+                            "a topological order (each node once, after every node that uses it).",
     "visited_by_value": "build_topo remembers numbers, not nodes: a second node holding the same number is "
                         "skipped. Put the nodes themselves in `visited`.",
     "layer_list_for_one": "a layer of one neuron returns a list of one: return that Value itself "
@@ -126,7 +126,7 @@ RETEACH = MappingProxyType({
     "seed_accumulates": "seed the output's grad with `+= 1`",
     "backward_resets_grads": "reset every grad inside backward()",
     "backward_only_root": "call only the output's _backward",
-    "no_topological_order": "recurse without a topological order",
+    "no_topological_order": "walk the graph once per path instead of in topological order",
     "visited_by_value": "mark numbers as visited instead of nodes",
     "layer_list_for_one": "return a list of one from a one-neuron layer",
     "layer_first_neuron_only": "return after the first neuron",

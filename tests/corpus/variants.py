@@ -80,6 +80,26 @@ _LOOP = """    for _ in range(steps):
         losses.append(loss.data)"""
 
 
+def _stack_topo(*, visited: bool = True, seed: bool = True, reverse: bool = True) -> str:
+    """backward() with an explicit stack for the DFS (another student style), and one mistake."""
+    return f"""        topo = []
+        visited = set()
+        stack = [(self, False)]
+        while stack:
+            v, done = stack.pop()
+            if done:
+                topo.append(v)
+            elif {'v not in visited' if visited else 'True'}:
+                visited.add(v)
+                stack.append((v, True))
+                for child in v._prev:
+                    stack.append((child, False))
+
+{'        self.grad = 1' if seed else '        pass  # (no seed)'}
+        for v in {'reversed(topo)' if reverse else 'topo'}:
+            v._backward()"""
+
+
 VARIANTS: tuple[Variant, ...] = (
     # ---- add -------------------------------------------------------------------------
     V("add-assign", "add", "engine.py", _ADD,
@@ -283,6 +303,13 @@ VARIANTS: tuple[Variant, ...] = (
         self.grad = 1
         for v in reversed(topo):""",
       "zeroes every grad in the graph first: grads no longer accumulate across backward() calls"),
+
+    V("backward-stack-no-seed", "backward", "engine.py", _TOPO, _stack_topo(seed=False),
+      "an explicit-stack DFS, and the output's grad never seeded"),
+    V("backward-stack-no-visited", "backward", "engine.py", _TOPO, _stack_topo(visited=False),
+      "an explicit-stack DFS without a visited set: every node once per path, each before its grad is complete"),
+    V("backward-stack-not-reversed", "backward", "engine.py", _TOPO, _stack_topo(reverse=False),
+      "an explicit-stack DFS walked leaves first"),
 
     # ---- neuron ----------------------------------------------------------------------
     V("neuron-no-bias", "neuron", "nn.py", _ACT,
@@ -488,6 +515,11 @@ NAMED: dict[str, str | None] = {
     "backward-no-visited": "nodes_visited_twice", "backward-only-self": "backward_only_root",
     "backward-naive-recursion": "no_topological_order", "backward-visited-by-value": "visited_by_value",
     "backward-resets-grads": "backward_resets_grads",
+    "backward-stack-no-seed": "grad_not_seeded",
+    # walked once per path, before the grads are complete: the same calls as a recursion with no order
+    "backward-stack-no-visited": "no_topological_order",
+    # its grads fit three wrong walks, and its order of calls (a stack's) none of the kit's: nothing named
+    "backward-stack-not-reversed": None,
     "neuron-no-bias": "bias_missing", "neuron-always-nonlin": "wrong_activation", "neuron-relu": "wrong_activation",
     "neuron-no-activation": "wrong_activation", "neuron-nonlin-inverted": "wrong_activation",
     "neuron-relu-inline": "wrong_activation",

@@ -130,3 +130,26 @@ def test_is_an_operation_built_from_other_operations_never_named():
     """tanh from exp: a wrong exp makes tanh's derivative wrong; the mistake is exp's, named there."""
     case, golden, obs = _local(0, [5.0, 10.0, 6.0], [3.0, 6.0, 4.0])
     assert _catch_all((case, golden, {**obs, "composite": 1.0})) == []
+
+
+def _walk(n, grads, calls, **models):
+    case = Case(id=f"backward/w{n}", task="backward", program="backward.graph", params={})
+    golden = {"leaf_grads": [4.0, 2.5], MISTAKES: {"correct": {"leaf_grads": [4.0, 2.5], "closure_calls": [3.0, 2.0]},
+                                                   **{k: {"leaf_grads": g, "closure_calls": c}
+                                                      for k, (g, c) in models.items()}}}
+    return case, golden, {"leaf_grads": grads, "closure_calls": calls}
+
+
+def _named(*runs):
+    cases = [c for c, _, _ in runs]
+    results = [CaseResult(c.id, "failed") for c in cases]
+    return [d.id for d in diagnose("backward", cases, results, {c.id: CaseOutcome(c.id, "ok", obs=o) for c, _, o in runs},
+                                   {c.id: g for c, g, _ in runs}, **TOL)]
+
+
+def test_does_the_call_order_decide_only_between_walks_whose_grads_agree():
+    both = {"topo_not_reversed": ([0.0, 0.0], [0.0, 1.0]), "backward_only_root": ([0.0, 0.0], [1.0])}
+    assert _named(_walk(0, [0.0, 0.0], [1.0], **both)) == ["backward_only_root"]
+    assert _named(_walk(0, [0.0, 0.0], [1.0, 0.0], **both)) == []          # a third order: no name
+    one = {"grad_not_seeded": ([0.0, 0.0], [1.0, 0.0])}
+    assert _named(_walk(0, [0.0, 0.0], [0.0, 1.0], **one)) == ["grad_not_seeded"]  # another DFS's order
