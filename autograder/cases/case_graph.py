@@ -13,6 +13,7 @@ from typing import Callable
 
 from autograder.cases.common import SYMBOL, fmt
 from autograder.cases.model import Case
+from autograder.cases.random_graphs import forward
 from autograder.report.model import CaseGraph, GraphNode
 from autograder.tasks import OPS
 
@@ -77,7 +78,7 @@ def _local(p: dict) -> list[GraphNode]:
         leaves, args = [GraphNode("a", a), GraphNode(fmt(p["const"]), p["const"])], [a, p["const"]]
     else:
         leaves, args = [GraphNode("a", a)], [a]
-    data = _forward(op, p, args)
+    data = forward(op, args, p)
     return leaves + [GraphNode("out", data, _label(op, p), tuple(n.name for n in leaves))]
 
 
@@ -94,23 +95,12 @@ def _graph(p: dict, task: str) -> list[GraphNode] | None:
             node = GraphNode(f"n{k}", value, terms.replace("+ -", "- "), kids, note="mix")
         else:
             op = p.get("op", task)
-            value = _forward(op, spec, args)
+            value = forward(op, args, spec)
             node = GraphNode(f"n{k}", value, _label(op, spec), kids)
         names.append(node.name)
         data.append(node.data)
         nodes.append(node)
     return nodes if p["nodes"] else None
-
-
-def _forward(op: str, spec: dict, args: list[float]) -> float:
-    operation = OPS[op]
-    if operation.form == "binary":
-        if "const" in spec and len(args) == 1:
-            args = [args[0], spec["const"]]
-        return operation.forward(args[0], args[-1])
-    if operation.form == "power":
-        return operation.forward(args[0], spec["k"])
-    return operation.forward(args[0])
 
 
 def _label(op: str, spec: dict) -> str:

@@ -20,6 +20,7 @@ from autograder.goldens.compute import MISTAKES, RAISES
 from autograder.report.model import CaseResult, Diagnosis
 from autograder.runner.protocol import CaseOutcome
 from autograder.scoring.compare import compare
+from autograder.tasks import OPS
 
 CATCH_ALL = "wrong_local_derivative"
 # the order of backward()'s closure calls depends on the student's own DFS (recursive or a stack,
@@ -53,7 +54,7 @@ def diagnose(task: str, cases: list[Case], results: list[CaseResult], outcomes: 
             return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
         runs = [(case.program, o.obs, goldens[case.id], p.get("correct", {}))
                 for (case, o), p in zip(counted, predictions)]
-        if _is_op_task(cases) and local_derivative.fits(runs, close):
+        if task in OPS and local_derivative.fits(runs, close):
             named = [CATCH_ALL]
     return tuple(Diagnosis(m, message(task, m)) for m in named)
 
@@ -79,7 +80,3 @@ def _explains(counted, predictions, key, rel_tol, abs_tol, ignore: frozenset = f
         if compare(outcome.obs, predicted, rel_tol=rel_tol, abs_tol=abs_tol):
             return False
     return True
-
-
-def _is_op_task(cases: list[Case]) -> bool:
-    return any(c.program == local_derivative.LOCAL for c in cases)

@@ -44,18 +44,11 @@ def subclass(base, **members):
 
 # -- the closures of the operations ---------------------------------------------------------------
 
-def overwrites(task):
-    def rule(out, operands, k):
-        for x, d in zip(operands, local_derivatives(task, operands, k)):
-            x.grad = d * out.grad
-    return rule
-
-
-def overwrites_one(task, i):
-    """`=` for one operand, `+=` for the other."""
+def overwrites(task, only=None):
+    """`=` instead of `+=`: for every operand, or for operand `only` alone."""
     def rule(out, operands, k):
         for j, (x, d) in enumerate(zip(operands, local_derivatives(task, operands, k))):
-            if j == i:
+            if only is None or j == only:
                 x.grad = d * out.grad
             else:
                 x.grad += d * out.grad
@@ -97,8 +90,9 @@ def op_models(task) -> list[Model]:
         return Model(task, id_, variant, lambda: build_api(subclass(Value, rules={**Value.rules, task: rule})))
     models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task))]
     if task in ("add", "mul"):
-        models += [model("overwrites_grad", overwrites_one(task, 0), "first"),
-                   model("overwrites_grad", overwrites_one(task, 1), "second"),model("one_operand_only", only_operand(task, 0), "first"),
+        models += [model("overwrites_grad", overwrites(task, only=0), "first"),
+                   model("overwrites_grad", overwrites(task, only=1), "second"),
+                   model("one_operand_only", only_operand(task, 0), "first"),
                    model("one_operand_only", only_operand(task, 1), "second")]
     specific = {
         "mul": [("swapped_operands", with_local(lambda d, o, k: (d[0], d[1])))],
