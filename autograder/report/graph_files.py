@@ -23,9 +23,10 @@ def write_graphs(report: Report, folder: Path) -> list[Path]:
                 continue
             name = case.id.replace("/", "--")
             title = f"{case.id}: {case.message}"
-            if drawn:
-                path, text = folder / f"{name}.svg", graph_svg.svg(case.graph, title) + "\n"
-            else:
+            picture = graph_svg.svg(case.graph, title) if drawn else None
+            if picture is not None:
+                path, text = folder / f"{name}.svg", picture + "\n"
+            else:  # no graphviz here, or dot refused this one: the graph in words
                 path, text = folder / f"{name}.txt", "\n".join([title, *graph_svg.text(case.graph)]) + "\n"
             write_bytes_atomic(path, text.encode("utf-8"))
             written.append(path)

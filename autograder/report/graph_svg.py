@@ -46,24 +46,34 @@ def svgs(graphs: list[tuple[CaseGraph, str]]) -> list[str | None]:
     sources = [source(graph, title) for graph, title in graphs]
     new = list(dict.fromkeys(s for s in sources if s not in _DRAWN))
     if new:
-        import graphviz
-
-        out = graphviz.Source("\n".join(new)).pipe(format="svg", encoding="utf-8")
-        drawn = [part[part.index("<svg"):] for part in out.split("</svg>")[:-1]]
-        if len(drawn) != len(new):
-            raise RuntimeError(f"dot drew {len(drawn)} pictures of {len(new)}")
-        _DRAWN.update((src, picture + "</svg>") for src, picture in zip(new, drawn))
+        drawn = _dot(new)
+        if drawn is None:  # dot refused one of them: each on its own, a refused one shows as text
+            drawn = [(_dot([src]) or [None])[0] for src in new]
+        _DRAWN.update(zip(new, drawn))
     return [_DRAWN[s] for s in sources]
 
 
-# dot source -> its SVG: the same wrong graph recurs across a class, drawn once a process
-_DRAWN: dict[str, str] = {}
+def _dot(sources: list[str]) -> list[str] | None:
+    """dot's SVG of each source, in one run; None if dot failed."""
+    import graphviz
+
+    try:
+        out = graphviz.Source("\n".join(sources)).pipe(format="svg", encoding="utf-8")
+    except graphviz.CalledProcessError:
+        return None
+    drawn = [part[part.index("<svg"):] + "</svg>" for part in out.split("</svg>")[:-1]]
+    return drawn if len(drawn) == len(sources) else None
+
+
+# dot source -> its SVG (None: dot refused it): the same wrong graph recurs across a class, drawn once a process
+_DRAWN: dict[str, str | None] = {}
 
 
 def source(graph: CaseGraph, title: str = "") -> str:
     """The dot source of the picture."""
     import graphviz
 
+    title = "".join(c if c.isprintable() else " " for c in title)  # dot takes no control characters
     g = graphviz.Digraph(graph_attr={"rankdir": "LR", "bgcolor": "transparent", "label": title,
                                      "labelloc": "t", "fontname": "Helvetica", "fontsize": "12"},
                          node_attr={"fontname": "Helvetica", "fontsize": "11"},

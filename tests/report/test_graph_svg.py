@@ -131,3 +131,15 @@ def test_without_the_graphviz_package_are_the_graphs_written_as_text(checked, mo
     written = write_graphs(report, tmp_path / "g")
     assert written and all(p.suffix == ".txt" for p in written)
     assert any("(expected" in p.read_text() for p in written)
+
+
+@needs_dot
+def test_does_a_graph_dot_refuses_show_as_text_without_taking_the_others_down(checked, monkeypatch):
+    _, report, _ = checked["add-assign"]
+    graph = next(c.graph for t in report.tasks for c in t.cases if c.graph is not None)
+    assert graph_svg.svgs([(graph, "title\x00with a NUL")])[0].startswith("<svg")  # control characters dropped
+    real = graph_svg.source
+    # a source dot can't read, drawn in the same run as a good one
+    monkeypatch.setattr(graph_svg, "source", lambda g, title="": "digraph { [ }" if title == "bad" else real(g, title))
+    bad, good = graph_svg.svgs([(graph, "bad"), (graph, "good")])
+    assert bad is None and good.startswith("<svg")
