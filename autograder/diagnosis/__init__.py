@@ -10,8 +10,6 @@ passes is never diagnosed, a score is never changed, and no student code runs he
 """
 from __future__ import annotations
 
-import math
-
 from autograder.cases.model import Case
 from autograder.child.programs import DIAGNOSTIC
 from autograder.diagnosis import local_derivative
@@ -19,7 +17,7 @@ from autograder.diagnosis.catalogue import IDS, message
 from autograder.goldens.compute import MISTAKES, RAISES
 from autograder.report.model import CaseResult, Diagnosis
 from autograder.runner.protocol import CaseOutcome
-from autograder.scoring.compare import compare
+from autograder.scoring.compare import closeness, compare
 from autograder.tasks import OPS
 
 CATCH_ALL = "wrong_local_derivative"
@@ -50,8 +48,7 @@ def diagnose(task: str, cases: list[Case], results: list[CaseResult], outcomes: 
         # the grads fit several walks of the graph: the order of the closures' calls tells them apart
         named = fitting(frozenset())
     if not named and all(o.status == "ok" for _, o in counted):
-        def close(a, b):
-            return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+        close = closeness(rel_tol=rel_tol, abs_tol=abs_tol)
         runs = [(case.program, o.obs, goldens[case.id], p.get("correct", {}))
                 for (case, o), p in zip(counted, predictions)]
         if task in OPS and local_derivative.fits(runs, close):

@@ -63,7 +63,6 @@ def _predictions(case: Case, models) -> dict[str, dict]:
     return out
 
 
-
 def _torch_api():
     try:
         from autograder.engines import torch_api

@@ -31,6 +31,13 @@ def compare(obs: dict, golden: dict, *, rel_tol: float, abs_tol: float) -> list[
     return problems
 
 
+def closeness(*, rel_tol: float, abs_tol: float):
+    """close(a, b): are two numbers the same within the rubric's tolerances, as compare() judges them?"""
+    def close(a: float, b: float) -> bool:
+        return math.isclose(a, b, rel_tol=rel_tol, abs_tol=abs_tol)
+    return close
+
+
 def _compare_value(name, got, expected, rel_tol, abs_tol) -> list[str]:
     if isinstance(expected, list):
         if not isinstance(got, list):

@@ -4,7 +4,6 @@ Partial credit in a task follows the share of its cases that passed.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from autograder import __version__, diagnosis
@@ -13,7 +12,7 @@ from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.runner.protocol import CaseOutcome
-from autograder.scoring.compare import compare
+from autograder.scoring.compare import closeness, compare
 from autograder.scoring.printed import shown
 from autograder.tasks import TASK_MODULE, TASKS
 
@@ -126,7 +125,8 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
         problems = compare(outcome.obs, golden, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
         if not problems:
             return result("passed", "")
-        graph = case_graph(case, outcome.obs, golden, _close(rubric)) if public else None
+        close = closeness(rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
+        graph = case_graph(case, outcome.obs, golden, close) if public else None
         return result("failed", problems[0], tuple(problems[1:]) + _explain(case, outcome), graph)
     where = f" ({outcome.where})" if outcome.where else ""
     if outcome.status == "missing":
@@ -136,12 +136,6 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
     if not explain and not outcome.where:  # its module did not import: the derivation would not help
         return result("error", outcome.message)
     return result("error", f"{outcome.message}{where}", _explain(case, outcome))
-
-
-def _close(rubric: Rubric):
-    def close(a: float, b: float) -> bool:
-        return math.isclose(a, b, rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
-    return close
 
 
 COMPOSITE = ("note: your {op} is built from other operations, so the kit ran the _backward of every node it "
