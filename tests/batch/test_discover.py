@@ -1,7 +1,6 @@
 """Batch intake: each LMS layout recognised, ids safe and unique, junk skipped with a reason."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import lms_fixtures as lms
 import pytest

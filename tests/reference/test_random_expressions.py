@@ -10,7 +10,6 @@ tests/solutions/ reuses `specs` and `build` on the student solutions.
 """
 from __future__ import annotations
 
-import math
 
 import pytest
 from hypothesis import assume, given, settings
