@@ -50,7 +50,10 @@ def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> 
     if include_hidden:
         cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
     if tasks:
-        cases = [c for c in cases if c.task in tasks]
+        # a chosen task's end-to-end cases count only while the tasks they need pass their own cases
+        # (Case.needs): those own cases run too, unreported, so a task scores what a full check gives it
+        needed = {t for c in cases if c.task in tasks for t in c.needs} - set(tasks)
+        cases = [c for c in cases if c.task in tasks or (c.task in needed and not c.needs)]
     return tuple(cases)
 
 
@@ -72,7 +75,7 @@ def grade_path(
     started = time.monotonic()
     name = name or Path(path).name or str(path)
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
-    task_ids = [t for t in TASK_IDS if any(c.task == t for c in cases)]
+    task_ids = [t for t in TASK_IDS if (t in tasks if tasks else any(c.task == t for c in cases))]
     goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         try:
@@ -93,7 +96,7 @@ def grade_path(
                               duration=time.monotonic() - started)
     notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
     failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
-    return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes,
+    return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
                      duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
                      broken_modules=frozenset(m for m, why in run.imports.errors.items() if why))
 

@@ -138,3 +138,18 @@ def test_a_module_that_does_not_import_is_said_once_per_task_without_derivations
     text = out.getvalue()
     assert text.count("so Neuron is missing") <= 2  # the neuron task, and parameters' neuron cases
     assert "derivation:" not in text
+
+
+def test_one_task_checked_alone_scores_what_a_full_check_gives_it(tmp_path):
+    """With backward() broken, are the ops' end-to-end cases waived under --task too (not charged to pow)?"""
+    root = solutions(tmp_path)
+    engine = root / "micrograd" / "engine.py"
+    engine.write_text(engine.read_text().replace("for v in reversed(topo):", "for v in topo:"))
+    full = grade(root)
+    alone = grade_path(root, rubric=RUBRIC, include_hidden=False, tasks=["pow", "mul"])
+    assert [t.id for t in alone.tasks] == ["mul", "pow"]  # backward ran, unreported
+    by_id = {t.id: t for t in full.tasks}
+    assert by_id["backward"].score < by_id["backward"].max_score
+    for task in alone.tasks:
+        assert task.score == by_id[task.id].score == task.max_score
+        assert any(not c.counted for c in task.cases)  # its end-to-end cases failed and were waived

@@ -29,10 +29,13 @@ def score_run(
     duration: float = 0.0,
     import_output: str = "",
     broken_modules: frozenset[str] = frozenset(),
+    only: list[str] | None = None,
 ) -> Report:
     """import_output: what the submission printed while imported, for a report whose import failed.
     broken_modules: the student modules that did not import; a case of their tasks that could not
-    run says why once, without a derivation that has nothing to do with it."""
+    run says why once, without a derivation that has nothing to do with it.
+    only: the tasks to report (others' cases were run only to judge whether those tasks' end-to-end
+    cases count); None: every task with cases."""
     by_task: dict[str, list[CaseResult]] = {}
     for case in cases:
         outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
@@ -40,7 +43,8 @@ def score_run(
         by_task.setdefault(case.task, []).append(_case_result(case, outcome, goldens[case.id], rubric, explain))
     by_task = _charge_elsewhere(cases, by_task)
     tasks = tuple(
-        _task_result(task, by_task[task], rubric) for task in TASKS if task in by_task
+        _task_result(task, by_task[task], rubric)
+        for task in TASKS if task in by_task and (only is None or task in only)
     )
     tasks = tuple(_diagnosed(t, cases, outcomes, goldens, rubric) for t in tasks)
     return Report(
