@@ -22,6 +22,7 @@ from autograder.config import ConfigError, Rubric
 from autograder.report.numbers import show
 
 SHOW_ERRORS = 10
+SHOW_RETEACH = 5
 
 
 def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, regrade: bool, rubric: Rubric,
@@ -88,6 +89,12 @@ def _print_summary(console: Console, result: BatchResult) -> None:
     for t in s["tasks"]:
         tasks.add_row(t["id"], f"{t['pass_rate']:.0%}", f"{t['passed']}/{s['submissions']}")
     console.print(tasks)
+    if s["diagnoses"]:  # what to reteach: the classic mistakes named, most frequent first
+        console.print("\n[bold]What to reteach[/bold] (the classic mistakes named; who made them: summary.md)")
+        for row in s["diagnoses"][:SHOW_RETEACH]:
+            console.print(f"  {escape(row['says'])}", soft_wrap=True)
+        if len(s["diagnoses"]) > SHOW_RETEACH:
+            console.print(f"  … and {len(s['diagnoses']) - SHOW_RETEACH} more in summary.md")
     for row in result.ungradable[:SHOW_ERRORS]:
         console.print(f"[red]could not grade[/red] {escape(row.student)}: {escape(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:

@@ -22,6 +22,9 @@ def test_exit_0_when_every_submission_is_graded_even_if_students_failed(tmp_path
     assert command([tmp_path / "class"], tmp_path / "out") == 0
     out = capsys.readouterr().out
     assert "Class summary" in out and "mul" in out and "50%" in out
+    # ben's two failing tasks were each named a classic mistake: the terminal says what to reteach
+    assert "What to reteach" in out
+    assert "mul: 1 student overwrite" in " ".join(out.split()) and "backward: 1 student" in out
     assert f"Wrote gradebook to {tmp_path / 'out' / 'gradebook.csv'}" in " ".join(out.split())
     assert (tmp_path / "out" / "feedback" / "ben.html").is_file()
 
