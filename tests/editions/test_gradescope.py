@@ -18,6 +18,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -64,12 +65,14 @@ def monkeypatch_module():
     mp.undo()
 
 
-def run_autograder(zip_path: Path, root: Path, upload, **env) -> dict:
+def run_autograder(zip_path: Path, root: Path, upload, before=None, **env) -> dict:
     """Unpack the zip as Gradescope does, put the upload in submission/, run the real run_autograder."""
     with zipfile.ZipFile(zip_path) as zf:
         zf.extractall(root / "source")
     (root / "submission").mkdir()
     upload(root / "submission")
+    if before:
+        before()
     script = root / "source" / "run_autograder"
     script.chmod(0o755)
     done = subprocess.run(["bash", str(script)], cwd=root, capture_output=True, text=True, timeout=300,
@@ -134,6 +137,19 @@ def test_does_a_failing_public_case_say_expected_got_and_why(autograder_zip, tmp
     assert "expected" in mul["output"] and "hint:" in mul["output"]
     assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in mul["output"]  # from the shipped predictions
     assert results["score"] == pytest.approx(100 - (5 - mul["score"]))
+
+
+def test_does_an_endless_loop_cost_its_task_only(autograder_zip, tmp_path):
+    """mul's _backward never returns: its cases time out (a deadline per case), the rest is graded."""
+    def endless(d):
+        solution(d)
+        engine = d / "micrograd" / "engine.py"
+        engine.write_text(engine.read_text().replace("other.grad += self.data * out.grad",
+                                                     "other.grad += self.data * out.grad\n            while True: pass"))
+    results = run_autograder(autograder_zip, tmp_path, endless)
+    mul = next(t for t in results["tests"] if t["name"].startswith("mul:"))
+    assert mul["status"] == "failed" and mul["score"] == 0 and "timed out" in mul["output"]
+    assert results["score"] == pytest.approx(100 - mul["max_score"])
 
 
 def hostile(secret: Path):
@@ -203,3 +219,39 @@ def test_would_the_basic_level_leak_which_is_why_it_is_refused(autograder_zip, t
     results = run_autograder(autograder_zip, tmp_path, hostile(tmp_path / "source" / "secret"),
                              AUTOGRADER_SANDBOX="basic", AUTOGRADER_GRADESCOPE_ALLOW_BASIC="1")
     assert SEED in json.dumps(results)
+
+
+def test_does_the_uid_level_hold_the_secrets_where_bubblewrap_cannot_run(autograder_zip, tmp_path_factory):
+    """A Gradescope container may refuse bubblewrap its namespaces: then student code runs as nobody (the
+    uid level). On a tree with setup.sh's own permissions and the image's system Python, the hostile
+    upload can neither read the secrets nor forge the results, and an honest one gets full marks."""
+    python = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
+    if os.geteuid() != 0 or not python.is_file():
+        pytest.skip("the uid level needs root and a system Python (as on Gradescope's image)")
+    scores = {}
+    for name, upload in (("hostile", None), ("honest", solution)):
+        root = Path(tempfile.mkdtemp(prefix="gs-uid-"))  # not under pytest's 0700 tmp: as /autograder is
+        root.chmod(0o755)
+        try:
+            results = run_autograder(autograder_zip, root, upload or hostile(root / "source" / "secret"),
+                                     before=lambda: _setup_permissions(root), AUTOGRADER_SANDBOX="uid",
+                                     AUTOGRADER_GRADESCOPE_PYTHON=str(python))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        assert "sandbox: uid" in results["output"]
+        scores[name] = results["score"]
+        text = json.dumps(results)
+        assert SEED not in text and "hidden_seed" not in text
+        if name == "hostile":  # what it printed is shown (its mul cases fail): every read was refused
+            assert "PermissionError" in text and "fingerprints" not in text
+    assert scores["honest"] == 100 and 90 < scores["hostile"] < 100  # its own results.json was not kept
+
+
+def _setup_permissions(root: Path) -> None:
+    """setup.sh's own chmod lines, run on the tree at root (its /autograder/venv: root/venv)."""
+    (root / "venv").mkdir(exist_ok=True)
+    lines = [line.replace("/autograder/venv", str(root / "venv"))
+             for line in (root / "source" / "setup.sh").read_text().splitlines() if line.startswith("chmod")]
+    assert len(lines) >= 4, "setup.sh no longer sets the tree's permissions"
+    subprocess.run(["bash", "-euc", "\n".join(lines)], env={**os.environ, "SOURCE": str(root / "source")},
+                   check=True)
