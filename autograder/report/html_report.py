@@ -98,21 +98,23 @@ def _graphs_missing(report: Report) -> str | None:
 
 def _task(task: TaskResult) -> dict:
     public = [_public_case(c, n) for c, n in same_problems(c for c in task.cases if c.visibility == "public")]
-    hidden = [c.status == "passed" for c in task.cases if c.visibility != "public"]
+    hidden = ["passed" if c.status == "passed" else ("waived" if not c.counted else "failed")
+              for c in task.cases if c.visibility != "public"]
     passed = sum(c.status == "passed" for c in task.cases)
-    full = bool(task.cases) and passed == len(task.cases)
     return {
         "id": task.id,
         "title": task.title,
         "score": _num(task.score),
         "max_score": _num(task.max_score),
-        "state": "passed" if full else ("failed" if task.cases else "not graded"),
+        "state": ("passed" if task.status == "passed" else "failed") if task.cases else "not graded",
         "passed": passed,
         "total": len(task.cases),
+        "waived": task.waived,
         "public": public,
         "diagnosis": [d.message for d in task.diagnosis],
         "hidden": hidden,
-        "hidden_passed": sum(hidden),
+        "hidden_passed": hidden.count("passed"),
+        "hidden_failed": hidden.count("failed"),
     }
 
 

@@ -11,6 +11,8 @@ SCHEMA history:
      (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
      children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
+A task's status is judged on its counted cases: "passed" when every case that counts there passed
+(its score is then full), though cases with counted: false may have failed.
 """
 from __future__ import annotations
 

@@ -73,14 +73,20 @@ class TaskResult:
 
     @property
     def status(self) -> str:
-        """The task's overall status: passed, or the most telling case status."""
-        statuses = {c.status for c in self.cases}
+        """The task's overall status: passed, or the most telling case status, judged on the cases that
+        count (a failure charged to another task, see CaseResult.counted, is shown but not held here)."""
+        statuses = {c.status for c in self.cases if c.counted} or {c.status for c in self.cases}
         if len(statuses) == 1:
             return statuses.pop()
         return "failed" if statuses else "error"  # no cases: the grading never ran them
 
     def count(self, status: str) -> int:
         return sum(c.status == status for c in self.cases)
+
+    @property
+    def waived(self) -> int:
+        """Failing cases not counted here: charged to a task they need, which fails its own cases."""
+        return sum(not c.counted for c in self.cases)
 
 
 @dataclass(frozen=True)

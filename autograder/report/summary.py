@@ -2,7 +2,8 @@
 
 Scores count every submission, an ungradable one as 0, as in the gradebook.
 A task's pass rate is the share of submissions that passed every one of its
-cases. "with a timeout" (error, missing) counts submissions having at least
+cases that count there (an end-to-end case failing through a task that fails its
+own cases is charged to that task: Case.needs). "with a timeout" (error, missing) counts submissions having at least
 one case with that status.
 
 SCHEMA history:
@@ -70,7 +71,7 @@ def diagnoses(reports: Sequence[Report]) -> list[dict]:
 
 def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
     results = [t for r in reports for t in r.tasks if t.id == task_id]
-    passed = sum(bool(t.cases) and all(c.status == "passed" for c in t.cases) for t in results)
+    passed = sum(bool(t.cases) and t.status == "passed" for t in results)
     return {
         "id": task_id,
         "title": results[0].title,
@@ -119,7 +120,7 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     if summary["late"] is not None:
         rows.append(("handed in late", summary["late"]))
     lines = ["# Class summary", "", "| | |", "|---|---:|", *(f"| {k} | {v} |" for k, v in rows), ""]
-    lines += ["## Tasks", "", "Pass rate: the share of submissions that passed every case of the task.", "",
+    lines += ["## Tasks", "", "Pass rate: the share of submissions that passed every case of the task that counts there.", "",
               "| task | what it checks | pass rate | mean score |", "|---|---|---:|---:|"]
     for t in summary["tasks"]:
         title = t["title"].replace("|", "\\|")

@@ -23,9 +23,14 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         console.print(f"[dim]note: {escape(note)}[/dim]")
     _print_output(console, "your code printed while it was imported:", report.import_output, "")
     console.print(_summary_table(report))
+    waiting = [t for t in report.tasks if t.status == "passed" and t.waived]
+    if waiting and not report.error:
+        console.print(f"[dim]note: {', '.join(t.id for t in waiting)} pass; {sum(t.waived for t in waiting)} of "
+                      "their end-to-end cases fail through a task that fails its own cases, and count once it "
+                      f"passes{'' if verbose else ' (--verbose shows them)'}[/dim]", soft_wrap=True)
     if not report.error:  # a submission that could not be graded has one reason, said above
         for task in report.tasks:
-            if task.status != "passed":
+            if task.status != "passed" or (verbose and task.waived):
                 _print_problems(console, task, verbose)
     colour = "green" if report.passed else "yellow"
     console.print(f"[bold {colour}]Score: {show(report.score)} / {show(report.max_score)}[/bold {colour}]")
