@@ -125,14 +125,25 @@ def test_does_every_upload_get_a_results_json(autograder_zip, tmp_path, upload, 
         assert results["output"].startswith("backprop-kit: 0/")
 
 
-def test_does_a_failing_public_case_say_expected_got_and_why(autograder_zip, tmp_path):
-    def mul_bug(d):
+MUL_GRAD = "other.grad += self.data * out.grad"
+
+
+def mul_written(line: str):
+    """An upload: the solutions with the line of mul's _backward that adds other's grad written as `line`."""
+    def upload(d):
         solution(d)
         engine = d / "micrograd" / "engine.py"
-        engine.write_text(engine.read_text().replace("other.grad += self.data * out.grad",
-                                                     "other.grad = self.data * out.grad"))
-    results = run_autograder(autograder_zip, tmp_path, mul_bug)
-    mul = next(t for t in results["tests"] if t["name"].startswith("mul:"))
+        engine.write_text(engine.read_text().replace(MUL_GRAD, line))
+    return upload
+
+
+def mul_test(results: dict) -> dict:
+    return next(t for t in results["tests"] if t["name"].startswith("mul:"))
+
+
+def test_does_a_failing_public_case_say_expected_got_and_why(autograder_zip, tmp_path):
+    results = run_autograder(autograder_zip, tmp_path, mul_written("other.grad = self.data * out.grad"))
+    mul = mul_test(results)
     assert mul["status"] == "failed" and 0 < mul["score"] < mul["max_score"]
     assert "expected" in mul["output"] and "hint:" in mul["output"]
     assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in mul["output"]  # from the shipped predictions
@@ -141,13 +152,8 @@ def test_does_a_failing_public_case_say_expected_got_and_why(autograder_zip, tmp
 
 def test_does_an_endless_loop_cost_its_task_only(autograder_zip, tmp_path):
     """mul's _backward never returns: its cases time out (a deadline per case), the rest is graded."""
-    def endless(d):
-        solution(d)
-        engine = d / "micrograd" / "engine.py"
-        engine.write_text(engine.read_text().replace("other.grad += self.data * out.grad",
-                                                     "other.grad += self.data * out.grad\n            while True: pass"))
-    results = run_autograder(autograder_zip, tmp_path, endless)
-    mul = next(t for t in results["tests"] if t["name"].startswith("mul:"))
+    results = run_autograder(autograder_zip, tmp_path, mul_written(MUL_GRAD + "\n            while True: pass"))
+    mul = mul_test(results)
     assert mul["status"] == "failed" and mul["score"] == 0 and "timed out" in mul["output"]
     assert results["score"] == pytest.approx(100 - mul["max_score"])
 
@@ -167,8 +173,7 @@ def hostile(secret: Path):
                f"        open({str(secret.parent.parent / 'results' / 'results.json')!r}, 'w').write('{{\"score\": 100}}')\n"
                "    except Exception as e:\n        out.append(repr(e))\n"
                "    print(out)\n_leak()\n")
-        text = engine.read_text().replace("other.grad += self.data * out.grad",
-                                          "other.grad = self.data * out.grad; _leak()")
+        text = engine.read_text().replace(MUL_GRAD, "other.grad = self.data * out.grad; _leak()")
         engine.write_text(spy + text)
     return upload
 
