@@ -37,7 +37,8 @@ run: setup
 	$(PY) -m autograder.selfcheck
 	@# exit 1 means a submission could not be graded: the sample class has one that imports torch
 	$(PY) -m autograder grade examples/submissions --out $(SAMPLE_OUT) --regrade || [ $$? -eq 1 ]
-	@echo "Open $(SAMPLE_OUT)/feedback/alan_turing.html to see what a student receives."
+	@echo "Open $(SAMPLE_OUT)/summary.html to see how the class did, and"
+	@echo "$(SAMPLE_OUT)/feedback/alan_turing.html to see what a student receives."
 
 test: setup
 	$(PY) -m autograder exercises --check

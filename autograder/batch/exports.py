@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from autograder.batch.ids import file_names
 from autograder.batch.store import BatchRow
 
 
@@ -60,6 +61,14 @@ def _summary_md(rows: Sequence[BatchRow], summary: dict) -> bytes:
     return render_markdown(summary, histogram_file=HISTOGRAM).encode("utf-8")
 
 
+def _summary_html(rows: Sequence[BatchRow], summary: dict) -> bytes:
+    from autograder.report.summary_html import Student, render_summary_html
+    names = file_names([r.student for r in rows])  # as OutputFiles names each student's files
+    students = [Student(r.student, r.report.submission, f"{FEEDBACK}/{name}.html", r.report.score, r.report.max_score,
+                        r.late, r.report.error) for r, name in zip(rows, names)]
+    return render_summary_html(summary, students, histogram_file=HISTOGRAM).encode("utf-8")
+
+
 def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
     from autograder.report.summary import histogram_png
     return histogram_png(summary)
@@ -67,16 +76,21 @@ def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
 
 REPORTS, FEEDBACK = "reports", "feedback"
 GRADEBOOK, SUMMARY_JSON, SUMMARY_MD, HISTOGRAM = "gradebook.csv", "summary.json", "summary.md", "score_histogram.png"
+SUMMARY_HTML = "summary.html"
 
 STUDENT_EXPORTS: tuple[StudentExport, ...] = (
     StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py",)),
     StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
-                  renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/templates")),
+                  renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/jinja_env.py",
+                             "report/templates")),
 )
 CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py",)),
     ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py", "diagnosis/catalogue.py")),
     ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "diagnosis/catalogue.py")),
+    ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py",
+                                                        "report/jinja_env.py", "report/templates",
+                                                        "diagnosis/catalogue.py")),
     ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),
 )
 # what every export leans on: a change here renders every file again

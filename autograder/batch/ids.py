@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import unicodedata
+from typing import Sequence
 
 MAX_LEN = 100
 _KEEP = set("-_.@+")
@@ -37,3 +38,9 @@ def uniquify(ids: list[str]) -> list[str]:
         taken.add(candidate.casefold())
         out.append(candidate)
     return out
+
+
+def file_names(students: Sequence[str]) -> list[str]:
+    """Safe, distinct file names (feedback/<name>.html), in the order given; a student id that is
+    one already is used as it is."""
+    return uniquify([sanitise(s) for s in students])

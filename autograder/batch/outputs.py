@@ -22,11 +22,12 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from autograder import __version__
-from autograder.batch.ids import sanitise, uniquify
+from autograder.batch.ids import file_names
 from autograder.batch.store import BatchRow, Store
 from autograder.files import write_bytes_atomic
 from autograder.batch.exports import (
-    CLASS_EXPORTS, FEEDBACK, GRADEBOOK, HISTOGRAM, REPORTS, STUDENT_EXPORTS, SUMMARY_JSON, SUMMARY_MD, json_text,
+    CLASS_EXPORTS, FEEDBACK, GRADEBOOK, HISTOGRAM, REPORTS, STUDENT_EXPORTS, SUMMARY_HTML, SUMMARY_JSON, SUMMARY_MD,
+    json_text,
     renderers,
 )
 from autograder.report.summary import build_summary
@@ -42,6 +43,7 @@ class Written:
     summary_json: Path
     summary_md: Path
     histogram: Path
+    summary_html: Path
     summary: dict
 
 
@@ -85,7 +87,7 @@ class OutputFiles:
         """Every student's files (those already written checked again), then the gradebook and summary."""
         out_dir = self.out_dir
         written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
-                          out_dir / SUMMARY_MD, out_dir / HISTOGRAM,
+                          out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML,
                           build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
                                         intake=intake))
         for row in rows:
@@ -98,11 +100,6 @@ class OutputFiles:
             else:
                 self._files.write_bytes(export.name, export.render(rows, written.summary))
         return written
-
-
-def file_names(students: Sequence[str]) -> list[str]:
-    """Safe, distinct file names; a student id that is one already is used as it is."""
-    return uniquify([sanitise(s) for s in students])
 
 
 class _Files:

@@ -105,7 +105,8 @@ def _print_summary(console: Console, result: BatchResult) -> None:
     w = result.written
     for line in (f"\nWrote gradebook to {w.gradebook}",
                  f"Wrote reports to {w.reports}{os.sep} and feedback pages to {w.feedback}{os.sep}",
-                 f"Wrote class summary to {w.summary_md}, {w.summary_json.name} and {w.histogram.name}"):
+                 f"Wrote class summary to {w.summary_html}, {w.summary_md.name}, {w.summary_json.name} and "
+                 f"{w.histogram.name}"):
         console.print(escape(line), soft_wrap=True)
 
 

@@ -8,51 +8,20 @@ leak a hidden case's message, details, title or id.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
-
 from autograder.report import graph_svg
 from autograder.report.grouping import same_problems
+from autograder.report.jinja_env import template
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
 
 GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
 WIDE_PX = 1100       # a picture wider than this keeps its size and scrolls; a narrower one fits the page
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "feedback.html.j2"
 
 
 def render_feedback(report: Report, *, student: str | None = None, late: bool | None = None) -> str:
-    return _template().render(page=feedback_view(report, student=student, late=late))
-
-
-@lru_cache(maxsize=None)
-def _template():
-    """The compiled page template, once per process (compiling it costs ~20 ms a page)."""
-    import jinja2  # only batch grading needs it
-
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATES),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        auto_reload=False,
-    )
-    env.filters["code"] = code_spans
-    return env.get_template(TEMPLATE)
-
-
-def code_spans(text: str):
-    """text escaped, its `backticked` parts as <code> (the kit's own sentences: the likely mistake)."""
-    import markupsafe
-
-    parts = str(markupsafe.escape(text)).split("`")
-    if len(parts) % 2 == 0:  # an unpaired backtick: plain text
-        return markupsafe.escape(text)
-    return markupsafe.Markup("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
+    return template(TEMPLATE).render(page=feedback_view(report, student=student, late=late))
 
 
 def feedback_view(report: Report, *, student: str | None = None, late: bool | None = None) -> dict:

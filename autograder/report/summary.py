@@ -106,32 +106,41 @@ def histogram(scores: Sequence[float], max_score: float, bins: int = BINS) -> di
     return {"edges": edges, "counts": counts}
 
 
-def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
+def number_rows(summary: dict) -> list[tuple[str, object]]:
+    """The class's numbers as (what, value) rows: what summary.md and summary.html show first."""
     m = summary["max_score"]
     rows = [
         ("submissions", summary["submissions"]),
         ("graded", summary["graded"]),
         ("could not be graded", summary["ungradable"]),
-        ("mean score", _of(summary["mean"], m)),
-        ("median score", _of(summary["median"], m)),
+        ("mean score", out_of(summary["mean"], m)),
+        ("median score", out_of(summary["median"], m)),
         ("lowest / highest", f"{_fmt(summary['min'])} / {_fmt(summary['max'])}"),
         *((_WITH[s], n) for s, n in summary["submissions_with"].items()),
     ]
     if summary["late"] is not None:
         rows.append(("handed in late", summary["late"]))
+    return rows
+
+
+PASS_RATE = "Pass rate: the share of submissions that passed every case of the task that counts there."
+RETEACH_INTRO = "The classic mistakes the autograder named (each fits every observation of that task):"
+INTAKE_INTRO = "Files in the download that were not graded as they are (see each line):"
+
+
+def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
+    rows = number_rows(summary)
     lines = ["# Class summary", "", "| | |", "|---|---:|", *(f"| {k} | {v} |" for k, v in rows), ""]
-    lines += ["## Tasks", "", "Pass rate: the share of submissions that passed every case of the task that counts there.", "",
+    lines += ["## Tasks", "", PASS_RATE, "",
               "| task | what it checks | pass rate | mean score |", "|---|---|---:|---:|"]
     for t in summary["tasks"]:
         title = t["title"].replace("|", "\\|")
-        lines.append(f"| {t['id']} | {title} | {t['pass_rate']:.0%} | {_of(t['mean_score'], t['max_score'])} |")
+        lines.append(f"| {t['id']} | {title} | {t['pass_rate']:.0%} | {out_of(t['mean_score'], t['max_score'])} |")
     if summary.get("diagnoses"):
-        lines += ["", "## What to reteach", "",
-                  "The classic mistakes the autograder named (each fits every observation of that task):", ""]
+        lines += ["", "## What to reteach", "", RETEACH_INTRO, ""]
         lines += [f"- {row['says']} ({', '.join(row['submissions'])})" for row in summary["diagnoses"]]
     if summary.get("intake"):
-        lines += ["", "## What the intake said", "",
-                  "Files in the download that were not graded as they are (see each line):", ""]
+        lines += ["", "## What the intake said", "", INTAKE_INTRO, ""]
         lines += [f"- {line}" for line in summary["intake"]]
     if histogram_file:
         lines += ["", f"![score histogram]({histogram_file})"]
@@ -172,5 +181,5 @@ def _fmt(x) -> str:
     return "–" if x is None else show(x)
 
 
-def _of(x, m) -> str:
+def out_of(x, m) -> str:
     return "–" if x is None else f"{_fmt(x)} / {_fmt(m)}"

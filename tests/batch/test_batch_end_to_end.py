@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shutil
 
 from autograder import paths
@@ -24,3 +25,8 @@ def test_a_class_of_a_solution_and_a_stub_is_graded_end_to_end(tmp_path):
     report = json.loads((tmp_path / "out" / "reports" / "stubs.json").read_text())
     assert {c["status"] for t in report["tasks"] for c in t["cases"]} == {"missing"}
     assert any(c["visibility"] == "hidden" for t in report["tasks"] for c in t["cases"])
+    page = (tmp_path / "out" / "summary.html").read_text()
+    links = re.findall(r'<a href="([^"]+)">', page)
+    assert sorted(links) == ["feedback/solved.html", "feedback/stubs.html"]
+    assert all((tmp_path / "out" / link).is_file() for link in links)
+    assert '<img class="histogram" src="score_histogram.png"' in page and (tmp_path / "out" / "score_histogram.png").is_file()

@@ -53,7 +53,7 @@ def test_a_resume_with_nothing_new_writes_no_file_and_changes_none(tmp_path):
     assert files(tmp_path / "out") == before
     unchanged = {rel for rel, st in stats(tmp_path / "out").items() if st == stat_before[rel]}
     assert unchanged >= {"reports/ana.json", "feedback/ana.html", "reports/ben.json", "feedback/ben.html",
-                         "gradebook.csv", "summary.json", "summary.md", "score_histogram.png"}
+                         "gradebook.csv", "summary.json", "summary.md", "summary.html", "score_histogram.png"}
 
 
 def test_a_resume_puts_back_what_was_deleted_edited_or_replaced(tmp_path):
@@ -86,7 +86,7 @@ def test_a_regraded_submission_rewrites_its_own_files_and_the_class_files_only(t
 
     changed = {rel for rel, st in stats(tmp_path / "out").items() if st != stat_before.get(rel)}
     assert changed == {"reports/ben.json", "feedback/ben.html", "gradebook.csv", "summary.json", "summary.md",
-                       "score_histogram.png"}
+                       "summary.html", "score_histogram.png"}
     fresh = tmp_path / "fresh"
     run(entries, fresh)
     assert files(tmp_path / "out") == files(fresh)

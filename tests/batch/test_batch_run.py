@@ -113,7 +113,7 @@ def test_two_workers_write_the_same_files_as_one(tmp_path):
                 if p.is_file() and not p.name.startswith(("gradebook.sqlite", ".autograder"))}
 
     one, two = files(tmp_path / "one"), files(tmp_path / "two")
-    assert len(one) == 2 * 8 + 4  # reports, feedback, gradebook.csv, summary.json/.md, histogram
+    assert len(one) == 2 * 8 + 5  # reports, feedback, gradebook.csv, summary.json/.md/.html, histogram
     assert one == two
 
 

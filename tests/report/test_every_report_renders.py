@@ -3,7 +3,7 @@
 Reports are generated: every status, tasks with no cases (a refused or crashed
 submission), errors, notes, printed output, unicode and markup-like text from
 students, huge messages, diagnoses, graphs with odd numbers (NaN, nothing observed). Each route — text, JSON, HTML, CSV gradebook, class
-summary, the pytest route's explanation — must render all of them.
+summary (markdown and page), the pytest route's explanation — must render all of them.
 """
 import io
 import json
@@ -18,6 +18,7 @@ from autograder.report.html_report import render_feedback
 from autograder.report.json_report import render_json
 from autograder.report.model import STATUSES, CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 from autograder.report.summary import build_summary, render_markdown
+from autograder.report.summary_html import Student, render_summary_html
 from autograder.report.text import print_report
 from autograder.tasks import TASK_IDS
 from report_fakes import Row
@@ -78,6 +79,9 @@ def test_does_every_route_render_every_report(report):
     assert "<html" in render_feedback(report).lower()
     assert render_gradebook([Row("student", report)]).count("\n") >= 2
     assert render_markdown(build_summary([report]))
+    student = Student(report.submission, report.submission, "feedback/s.html", report.score, report.max_score,
+                      None, report.error)
+    assert "<html" in render_summary_html(build_summary([report]), [student])
     for task in report.tasks:
         assert task.id in pytest_plugin.explain_task(task)
 

@@ -1,0 +1,59 @@
+"""The class summary as a page (summary.html): how the class did, at a glance.
+
+The class's numbers and score histogram, each task's pass rate as a bar, what to reteach (the
+classic mistakes named, each with links to the feedback pages of the students who made it),
+what the intake said, and every student's score linked to their feedback page. It reads the
+summary (summary.json's data) and one link per student; it sits in the grade output folder,
+beside feedback/ and score_histogram.png, which it links relatively. Autoescape on: student
+ids and error messages are text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from autograder.report.jinja_env import template
+from autograder.report.numbers import show
+from autograder.report.summary import INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, number_rows, out_of
+
+TEMPLATE = "summary.html.j2"
+
+
+@dataclass(frozen=True)
+class Student:
+    """One row of the class, as the page lists and links it."""
+    student: str            # the id in the gradebook
+    submission: str         # the report's name for it (what the summary's diagnoses list)
+    feedback: str           # the feedback page, relative to the output folder: feedback/<name>.html
+    score: float
+    max_score: float
+    late: bool | None = None
+    error: str | None = None
+
+
+def render_summary_html(summary: dict, students: Sequence[Student], *,
+                        histogram_file: str | None = "score_histogram.png") -> str:
+    return template(TEMPLATE).render(page=summary_view(summary, students, histogram_file=histogram_file))
+
+
+def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: str | None) -> dict:
+    by_submission = {s.submission: s for s in students}
+    return {
+        "numbers": [(what, str(value)) for what, value in number_rows(summary)],
+        "pass_rate_note": PASS_RATE,
+        "tasks": [{"id": t["id"], "title": t["title"], "percent": round(100 * t["pass_rate"]),
+                   "passed": t["passed"], "of": summary["submissions"],
+                   "mean": out_of(t["mean_score"], t["max_score"])} for t in summary["tasks"]],
+        "reteach_intro": RETEACH_INTRO,
+        "reteach": [{"says": row["says"],
+                     "who": [{"name": by_submission[s].student if s in by_submission else s,
+                              "href": by_submission[s].feedback if s in by_submission else None}
+                             for s in row["submissions"]]}
+                    for row in summary.get("diagnoses", [])],
+        "intake_intro": INTAKE_INTRO,
+        "intake": list(summary.get("intake", [])),
+        "histogram": histogram_file if summary["submissions"] else None,
+        "students": [{"name": s.student, "href": s.feedback, "score": show(s.score), "max": show(s.max_score),
+                      "percent": round(100 * s.score / s.max_score) if s.max_score else 0,
+                      "late": bool(s.late), "error": s.error or ""} for s in students],
+    }
