@@ -101,6 +101,15 @@ def grade_path(
                      broken_modules=frozenset(m for m, why in run.imports.errors.items() if why))
 
 
+CELLS_LISTED = 3
+
+
 def _import_notes(imports) -> tuple[str, ...]:
     # a single-file submission is three modules of one file: say its error once
-    return tuple(dict.fromkeys(message for message in imports.errors.values() if message))
+    notes = tuple(dict.fromkeys(message for message in imports.errors.values() if message))
+    failed = imports.cell_errors
+    if failed:
+        more = f"; and {len(failed) - CELLS_LISTED} more" if len(failed) > CELLS_LISTED else ""
+        notes += (f"{len(failed)} cell(s) of the notebook raised, and the cells after each ran on, as nbgrader "
+                  f"and otter run a notebook: {'; '.join(failed[:CELLS_LISTED])}{more}",)
+    return notes

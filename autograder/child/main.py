@@ -225,7 +225,7 @@ def main(argv):
     if not jobs.intact():
         os._exit(JOB_PIPE_LOST)
     out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
-              "output": printed.getvalue(), "nonce": job.get("nonce")})
+              "cells": pupil.cell_errors, "output": printed.getvalue(), "nonce": job.get("nonce")})
 
     api = pupil.api()
     while True:

@@ -17,6 +17,7 @@ import os
 import sys
 import types
 
+import cells
 from hooks import ForbiddenImport
 
 try:  # what importlib.util.module_from_spec is, without importing importlib.util
@@ -101,6 +102,7 @@ class Student:
         self.missing = [m for m in MODULES if not os.path.isfile(os.path.join(self.package_dir, m + ".py"))]
         self.hooks = Package(self.package_dir, self.display)
         self.forbidden = None  # the import error of a module that imported a forbidden library
+        self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on)
 
     def display(self, module):
         """What the student calls the file of a module: "engine.py", "micrograd/engine.py", "hw3.py"."""
@@ -137,7 +139,7 @@ class Student:
             if module in self.missing:
                 continue
             try:
-                self.modules[module] = importlib.import_module("micrograd." + module)
+                self.modules[module] = self._import(module, package)
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
                 self.hooks.mark_broken(module, "did not import")
@@ -151,6 +153,18 @@ class Student:
                 self.errors["__init__"] = self.import_message("__init__", exc)
                 self._note_forbidden(exc, "__init__")
         self.modules["__init__"] = package
+
+    def _import(self, module, package):
+        """micrograd.<module>; a notebook's module (one with a .cells map beside it) cell by cell."""
+        path = os.path.join(self.package_dir, module + ".py")
+        table = cells.cell_map(path)
+        if table is None:
+            return importlib.import_module("micrograd." + module)
+        made, failed = cells.run_cells("micrograd." + module, path, table,
+                                       lambda exc: self.import_message(module, exc))
+        setattr(package, module, made)
+        self.cell_errors += failed
+        return made
 
     def _note_forbidden(self, exc, module):
         """Remember the first module that did not import because it imports a forbidden library."""

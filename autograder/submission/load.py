@@ -135,17 +135,21 @@ def _single(source: Path, shown: str, sub: Path, problems: list[str]) -> Prepare
 
 def _notebook(path: Path, workdir: Path, problems: list[str]) -> Prepared:
     try:
-        from autograder.submission.notebook import NotebookError, notebook_to_python
+        from autograder.submission.notebook import NotebookError, notebook_cells
     except ImportError:
         raise SubmissionError(f"{path.name}: reading notebooks needs the notebook extra "
                               "(pip install 'backprop-kit[notebooks]')") from None
     try:
-        source = notebook_to_python(path)
+        source, cells = notebook_cells(path)
     except NotebookError as exc:
         raise SubmissionError(str(exc)) from None
     converted = _fresh(workdir / "notebook") / (path.stem + ".py")
     converted.write_text(source, encoding="utf-8")
-    return _single(converted, path.name, _fresh(workdir / "sub"), problems)
+    prepared = _single(converted, path.name, _fresh(workdir / "sub"), problems)
+    # where each cell stands in engine.py: the child runs them one by one (child/cells.py)
+    table = "".join(f"{number} {first} {last}\n" for number, first, last in cells)
+    (prepared.root / "micrograd" / "engine.cells").write_text(table, encoding="utf-8")
+    return prepared
 
 
 def _copy(source: Path, sub: Path, rel: Path, shown: str, files: dict[str, str], problems: list[str]) -> None:

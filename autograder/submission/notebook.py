@@ -32,16 +32,28 @@ class NotebookError(ValueError):
 
 def notebook_to_python(path: Path) -> str:
     """The notebook's code cells as one module's source, escapes and magics removed."""
+    return notebook_cells(path)[0]
+
+
+def notebook_cells(path: Path) -> tuple[str, list[tuple[int, int, int]]]:
+    """The module's source and where each code cell stands in it: (cell number, first line, last
+    line), 1-based and inclusive. The child runs the cells one after another as a notebook runs
+    (child/cells.py): one that raises does not stop the next, as under nbgrader and otter."""
     nb = _read(Path(path))
     parts = ["# Code cells of a notebook; shell escapes, magics and the grading tools' cells removed by the autograder."]
+    cells, line = [], 1  # the last line so far: the header's
     code = {number: cell for number, cell in enumerate(nb["cells"], 1) if cell.get("cell_type") == "code"}
     sources = {number: convert_cell(cell.get("source", "")) for number, cell in code.items()}
     names = grader_names(list(sources.values()))
     for number, cell in code.items():
         what = tool_cell(cell)
         body = SKIPPED.format(what=what) if what else drop_otter(sources[number], names)
-        parts.append(f"# In[{number}]:\n{body}")
-    return "\n\n\n".join(parts) + "\n"
+        part = f"# In[{number}]:\n{body}"
+        first = line + 3  # after the two blank lines that join the parts
+        cells.append((number, first, first + part.count("\n")))
+        line = first + part.count("\n")
+        parts.append(part)
+    return "\n\n\n".join(parts) + "\n", cells
 
 
 def _read(path: Path):

@@ -1,0 +1,63 @@
+"""Are a notebook's cells run one after another, as nbgrader and otter run them: does a cell that raises
+cost only what it would have defined, with a note saying which cell and where?
+
+Real gradings (public cases) of notebooks made from the solutions' code.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from autograder.config import Rubric
+from autograder.grading import grade_path
+from autograder.submission.notebook import notebook_cells
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "submission"))
+from test_notebook import engine_cells, write_notebook  # noqa: E402
+
+RUBRIC = Rubric(hidden_seed=1)
+ENGINE, NN, TRAIN = engine_cells()
+
+
+def grade(tmp_path: Path, *cells: str):
+    return grade_path(write_notebook(tmp_path / "hw.ipynb", *cells), rubric=RUBRIC, include_hidden=False)
+
+
+def scores(report) -> dict[str, float]:
+    return {t.id: t.score for t in report.tasks}
+
+
+def test_does_a_failing_cell_between_right_ones_cost_nothing_and_say_where(tmp_path):
+    own_check = "a = Value(2.0); b = a * a; b.backward()\nassert a.grad == 5, 'my own check'"
+    report = grade(tmp_path, ENGINE, own_check, "print(a_name_from_a_deleted_cell)", NN, TRAIN)
+    assert report.score == report.max_score and report.error is None
+    [note] = [n for n in report.notes if "cell(s) of the notebook raised" in n]
+    source, cells = notebook_cells(tmp_path / "hw.ipynb")
+    line = next(first for number, first, last in cells if number == 3) + 2  # cell 3's "# In[3]:", then its assert
+    assert "2 cell(s) of the notebook raised" in note
+    assert f"cell 3: hw.ipynb:{line}: AssertionError: my own check" in note
+    assert "cell 4: hw.ipynb:" in note and "NameError: name 'a_name_from_a_deleted_cell' is not defined" in note
+    assert source.split("\n")[line - 1].startswith("assert a.grad == 5")
+
+
+def test_does_a_cell_that_does_not_compile_cost_only_what_it_defines(tmp_path):
+    report = grade(tmp_path, ENGINE, NN + "\ndef broken(:\n    pass", TRAIN)
+    by_task = scores(report)
+    assert all(by_task[t] == report.task(t).max_score for t in ("add", "mul", "backward", "mse_loss", "train"))
+    assert by_task["neuron"] == by_task["mlp"] == 0  # the cell that defines them never ran
+    assert any("cell 3: hw.ipynb:" in n and "SyntaxError" in n for n in report.notes)
+
+
+def test_does_a_case_error_still_point_at_the_notebooks_line(tmp_path):
+    wrong = ENGINE.replace("other.grad += self.data * out.grad", "other.grad += self.data * out.grad / 0")
+    report = grade(tmp_path, "x = 1", wrong, NN, TRAIN)
+    mul = report.task("mul")
+    source, _ = notebook_cells(tmp_path / "hw.ipynb")
+    line = next(i for i, text in enumerate(source.split("\n"), 1) if "/ 0" in text)
+    assert any(f"hw.ipynb:{line}" in " ".join((c.message, *c.details)) for c in mul.cases if c.status == "error")
+    assert not any("cell(s) of the notebook raised" in n for n in report.notes)  # every cell ran
+
+
+def test_does_a_cell_importing_torch_still_refuse_the_notebook(tmp_path):
+    report = grade(tmp_path, ENGINE, NN, TRAIN, "import torch\nprint(torch.tensor([1.0]))")
+    assert report.score == 0 and "torch is not allowed" in (report.error or "")
