@@ -110,6 +110,6 @@ def _import_notes(imports) -> tuple[str, ...]:
     failed = imports.cell_errors
     if failed:
         more = f"; and {len(failed) - CELLS_LISTED} more" if len(failed) > CELLS_LISTED else ""
-        notes += (f"{len(failed)} cell(s) of the notebook raised, and the cells after each ran on, as nbgrader "
-                  f"and otter run a notebook: {'; '.join(failed[:CELLS_LISTED])}{more}",)
+        notes += (f"{len(failed)} cell(s) of the notebook raised or ran too long, and the cells after each ran on, "
+                  f"as nbgrader and otter run a notebook: {'; '.join(failed[:CELLS_LISTED])}{more}",)
     return notes

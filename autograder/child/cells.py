@@ -5,15 +5,24 @@ one module (micrograd/engine.py) and writes beside it where each code cell stand
 (engine.cells: one "number first last" line per cell, 1-based, inclusive). A cell that raises
 is reported and the next cell runs, as nbgrader and otter run a notebook (nbclient's
 allow_errors), so an exploratory cell that fails does not cost the engine defined above it.
-A cell that imports a forbidden library still stops everything: the assignment's rule.
+A cell that runs long (a training demo) is stopped, so that the import's time limit is not
+spent on it, and the next cell runs. A cell that imports a forbidden library still stops
+everything: the assignment's rule.
 """
 import os
 import sys
+import time
 import types
 
 from hooks import ForbiddenImport
 
 SUFFIX = ".cells"
+PER_CELL = 0.25   # of the import's time limit: the most one cell may take
+ALL_CELLS = 0.7   # of the import's time limit: all cells together, leaving the rest for the import's reply
+
+
+class CellStopped(BaseException):
+    """Raised in a cell that ran past its time (a BaseException: `except Exception` in it does not stop it)."""
 
 
 def cell_map(path):
@@ -25,9 +34,10 @@ def cell_map(path):
         return [tuple(int(x) for x in line.split()) for line in f if line.strip()]
 
 
-def run_cells(name, path, cells, describe):
+def run_cells(name, path, cells, describe, seconds=None):
     """The module `name` made from the cells of the file at `path`, and what each cell that raised
-    said (describe(exc) -> "hw.ipynb:12: NameError: ..."). ForbiddenImport propagates."""
+    or was stopped said (describe(exc) -> "hw.ipynb:12: NameError: ..."). seconds: the import's time
+    limit (None: no cell is stopped). ForbiddenImport propagates."""
     module = types.ModuleType(name)
     module.__file__ = path
     module.__package__ = name.rpartition(".")[0]
@@ -35,14 +45,55 @@ def run_cells(name, path, cells, describe):
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
     failed = []
-    for number, first, last in cells:
-        source = "\n" * (first - 1) + "\n".join(lines[first - 1:last]) + "\n"  # line numbers as in the file
-        try:
-            exec(compile(source, path, "exec"), module.__dict__)
-        except ForbiddenImport:
-            del sys.modules[name]  # the module is not there: what imports it is told so
-            raise
-        except BaseException as exc:  # noqa: B036 - a cell's SystemExit is the student's too
-            failed.append(f"cell {number}: {describe(exc)}")
+    timer = _Timer(seconds) if seconds else None
+    try:
+        for number, first, last in cells:
+            source = "\n" * (first - 1) + "\n".join(lines[first - 1:last]) + "\n"  # line numbers as in the file
+            started = time.monotonic()
+            try:
+                try:
+                    if timer:
+                        timer.start()
+                    exec(compile(source, path, "exec"), module.__dict__)
+                finally:
+                    if timer:
+                        timer.stop()
+            except CellStopped:
+                failed.append(f"cell {number}: stopped after {time.monotonic() - started:.1f} s (grading needs "
+                              "what your cells define, not a demo's run)")
+            except ForbiddenImport:
+                del sys.modules[name]  # the module is not there: what imports it is told so
+                raise
+            except BaseException as exc:  # noqa: B036 - a cell's SystemExit is the student's too
+                failed.append(f"cell {number}: {describe(exc)}")
+    finally:
+        if timer:
+            timer.close()
     return module, failed
 
+
+class _Timer:
+    """SIGALRM in the running cell when it has had its share of the import's time."""
+
+    def __init__(self, seconds):
+        import signal  # here, for a notebook only: signal imports enum, collections and functools (slow)
+
+        self.signal = signal
+        self.per_cell = seconds * PER_CELL
+        self.deadline = time.monotonic() + seconds * ALL_CELLS
+        self.previous = signal.signal(signal.SIGALRM, _stop)
+
+    def start(self):
+        left = min(self.per_cell, self.deadline - time.monotonic())
+        self.signal.setitimer(self.signal.ITIMER_REAL, max(left, 0.001))
+
+    def stop(self):
+        self.signal.setitimer(self.signal.ITIMER_REAL, 0)
+
+    def close(self):
+        self.stop()
+        self.signal.signal(self.signal.SIGALRM, self.previous)
+
+
+def _stop(signum, frame):
+    raise CellStopped()

@@ -215,7 +215,7 @@ def main(argv):
     if job.get("site"):  # the allowed packages (numpy), after the standard library
         sys.path.append(job["site"])
     sys.meta_path.insert(0, hooks.Forbidden(job.get("forbidden", ())))
-    pupil = student.Student(job["student_root"], job.get("files"))
+    pupil = student.Student(job["student_root"], job.get("files"), job.get("import_seconds"))
     sys.meta_path.insert(1, pupil.hooks)
     sys.meta_path.append(hooks.DisplayStandIn())
     sys.meta_path.append(hooks.Unavailable(job.get("allowed", ())))

@@ -93,7 +93,7 @@ def _module_names(package_dir):
 class Student:
     """The student's package as imported: modules, import errors, missing files, the API."""
 
-    def __init__(self, root, display_names=None):
+    def __init__(self, root, display_names=None, import_seconds=None):
         self.root = os.path.realpath(root)
         self.package_dir = os.path.join(self.root, "micrograd")
         self.display_names = dict(display_names or {})
@@ -103,6 +103,7 @@ class Student:
         self.hooks = Package(self.package_dir, self.display)
         self.forbidden = None  # the import error of a module that imported a forbidden library
         self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on)
+        self.import_seconds = import_seconds  # the import's time limit: a notebook's long cell is stopped
 
     def display(self, module):
         """What the student calls the file of a module: "engine.py", "micrograd/engine.py", "hw3.py"."""
@@ -161,7 +162,7 @@ class Student:
         if table is None:
             return importlib.import_module("micrograd." + module)
         made, failed = cells.run_cells("micrograd." + module, path, table,
-                                       lambda exc: self.import_message(module, exc))
+                                       lambda exc: self.import_message(module, exc), self.import_seconds)
         setattr(package, module, made)
         self.cell_errors += failed
         return made

@@ -6,7 +6,8 @@ previous case's result has been accepted, each with a fresh random nonce:
 
     {"student_root": "...", "nonce": "<hex>", "cases": [{"id", "program"}], "forbidden": ["torch", ...],
      "allowed": ["numpy"], "site": null | "<the folder of the allowed packages, as the child sees it>",
-     "output_cap": 4000, "max_result_line": 1000000, "files": {"engine": "micrograd/engine.py"}}
+     "output_cap": 4000, "max_result_line": 1000000, "import_seconds": 5.0,
+     "files": {"engine": "micrograd/engine.py"}}
     {"case": {"id", "program", "params"}, "nonce": "<hex>"}
 
 and the end of the pipe when there are no more cases. On its own result fd the child

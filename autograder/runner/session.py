@@ -161,6 +161,7 @@ class _Run:
             "packages": list(package_paths(tuple(self.allowed))),  # Child turns them into the child's "site"
             "output_cap": self.limits.output_cap,
             "max_result_line": self.limits.max_result_line,
+            "import_seconds": self.limits.import_timeout,  # a notebook's cells share it (child/cells.py)
             "files": self.files,
         }
 

@@ -5,6 +5,7 @@ Real gradings (public cases) of notebooks made from the solutions' code.
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -31,10 +32,10 @@ def test_does_a_failing_cell_between_right_ones_cost_nothing_and_say_where(tmp_p
     own_check = "a = Value(2.0); b = a * a; b.backward()\nassert a.grad == 5, 'my own check'"
     report = grade(tmp_path, ENGINE, own_check, "print(a_name_from_a_deleted_cell)", NN, TRAIN)
     assert report.score == report.max_score and report.error is None
-    [note] = [n for n in report.notes if "cell(s) of the notebook raised" in n]
+    [note] = [n for n in report.notes if "cell(s) of the notebook raised or ran too long" in n]
     source, cells = notebook_cells(tmp_path / "hw.ipynb")
     line = next(first for number, first, last in cells if number == 3) + 2  # cell 3's "# In[3]:", then its assert
-    assert "2 cell(s) of the notebook raised" in note
+    assert "2 cell(s) of the notebook raised or ran too long" in note
     assert f"cell 3: hw.ipynb:{line}: AssertionError: my own check" in note
     assert "cell 4: hw.ipynb:" in note and "NameError: name 'a_name_from_a_deleted_cell' is not defined" in note
     assert source.split("\n")[line - 1].startswith("assert a.grad == 5")
@@ -55,9 +56,20 @@ def test_does_a_case_error_still_point_at_the_notebooks_line(tmp_path):
     source, _ = notebook_cells(tmp_path / "hw.ipynb")
     line = next(i for i, text in enumerate(source.split("\n"), 1) if "/ 0" in text)
     assert any(f"hw.ipynb:{line}" in " ".join((c.message, *c.details)) for c in mul.cases if c.status == "error")
-    assert not any("cell(s) of the notebook raised" in n for n in report.notes)  # every cell ran
+    assert not any("cell(s) of the notebook raised or ran too long" in n for n in report.notes)  # every cell ran
 
 
 def test_does_a_cell_importing_torch_still_refuse_the_notebook(tmp_path):
     report = grade(tmp_path, ENGINE, NN, TRAIN, "import torch\nprint(torch.tensor([1.0]))")
     assert report.score == 0 and "torch is not allowed" in (report.error or "")
+
+
+def test_is_a_long_demo_cell_stopped_so_the_cells_after_it_still_run(tmp_path):
+    """A training demo that runs on (and swallows Exceptions) would spend the import's whole time limit."""
+    demo = "import time\nwhile True:\n    try:\n        time.sleep(0.5)\n    except Exception:\n        pass"
+    report = grade(tmp_path, ENGINE, NN, demo, TRAIN)
+    assert report.score == report.max_score
+    [note] = [n for n in report.notes if "ran too long" in n]
+    stopped = re.search(r"cell 4: stopped after ([\d.]+) s", note)
+    assert stopped and float(stopped.group(1)) >= 0.25 * RUBRIC.import_timeout - 0.1  # its share of the limit
+    assert report.duration < RUBRIC.import_timeout
