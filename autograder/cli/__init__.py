@@ -18,7 +18,12 @@ examples:
   autograder check                      check the micrograd/ in this folder (public cases)
   autograder check my_work/ --task mul  only the mul task
   autograder check --format json        the same, as JSON
+  autograder check --graph graphs/      and an SVG of each failing case's graph
   autograder grade alice.zip            one submission, public and hidden cases
+  autograder grade class.zip --out grades/hw1      a class: gradebook, feedback, summary.html
+  autograder lms canvas grades/hw1 --gradebook export.csv   the grades as Canvas imports them
+  autograder handout hw1-handout/       what students get (nothing hidden)
+  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE)
   autograder exercises                  write exercises/ from solutions/
   autograder exercises --check          exit 1 if exercises/ is out of date
 """
