@@ -32,7 +32,10 @@ from notebook_mistakes import MISTAKES, with_mistake
 pytestmark = pytest.mark.slow
 SEED = "918273645"
 BIN = Path(sys.executable).parent
-STUDENTS = {"solution": None, "stubs": "stubs", **{m: m for m in MISTAKES}}
+STUDENTS = {"solution": None, "stubs": "stubs", "exploring": None, **{m: m for m in MISTAKES}}
+# a right solution with cells of the student's own that raise, as nbgrader runs past them
+EXPLORING = ["a = Value(2.0); b = a * a; b.backward()\nassert a.grad == 5, 'my own check'",
+             "print(a_name_from_a_cell_since_deleted)"]
 
 
 def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
@@ -60,6 +63,9 @@ def course(tmp_path_factory):
             if meta.get("solution") and mistake != "stubs":
                 solved = warmup.solved() if meta["grade_id"] == "warmup" else module_source(meta["grade_id"])
                 cell.source = with_mistake(solved, mistake)
+        if student == "exploring":  # right after the engine's cell
+            at = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "engine")
+            nb.cells[at + 1:at + 1] = [nbformat.v4.new_code_cell(source) for source in EXPLORING]
         folder = course / "submitted" / student / "hw1"
         folder.mkdir(parents=True)
         nbformat.write(nb, str(folder / "backprop.ipynb"))
@@ -100,7 +106,7 @@ def test_are_nbgraders_grades_the_kits_per_student_and_per_task(course):
             for task in report.tasks:
                 cell = gb.find_grade(f"test_{task.id}", "backprop", "hw1", student)
                 assert cell.score == pytest.approx(task.score, abs=1e-4), (student, task.id)
-    assert exported["solution"] == 100 and exported["stubs"] == 0
+    assert exported["solution"] == exported["exploring"] == 100 and exported["stubs"] == 0
     assert all(0 < exported[m] < 100 for m in MISTAKES)
 
 
