@@ -6,9 +6,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from autograder.submission.notebook import MARKER, NotebookError, convert_cell, notebook_to_python
+from autograder.submission.notebook import MARKER, NotebookError, convert_cell, notebook_cells, notebook_to_python
 
 SOLUTIONS = Path(__file__).resolve().parents[2] / "solutions" / "micrograd"
 
@@ -162,3 +164,30 @@ def test_without_nbformat_an_older_notebook_says_what_to_install(tmp_path, monke
     monkeypatch.setitem(sys.modules, "nbformat", None)
     with pytest.raises(NotebookError, match=r"backprop-kit\[notebooks\]"):
         notebook_to_python(path)
+
+
+_LINES = st.lists(st.sampled_from(["x = 1", "", "   ", "!ls", "%time x", "s = '''a", "b'''", "def f():",
+                                   "    return 2", "# In[9]:", "\\", "y = (1,", "2)", "\t", "ünï = 'ç'"]),
+                  max_size=6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), _LINES), max_size=6))
+def test_does_the_cell_map_point_at_each_cells_own_lines(tmp_path_factory, cells):
+    """The child runs a notebook cell by cell from these line ranges (child/cells.py): each range must
+    hold exactly its cell, whatever the cells hold (blank ones, escapes, strings across lines)."""
+    nb = new_notebook(cells=[new_code_cell("\n".join(lines)) if code else new_markdown_cell("\n".join(lines))
+                             for code, lines in cells])
+    path = tmp_path_factory.mktemp("nb") / "n.ipynb"
+    nbformat.write(nb, str(path))
+    source, table = notebook_cells(path)
+    lines = source.split("\n")
+    code_numbers = [n for n, (code, _) in enumerate(cells, 1) if code]
+    assert [number for number, _, _ in table] == code_numbers
+    for number, first, last in table:
+        chunk = lines[first - 1:last]
+        assert chunk[0] == f"# In[{number}]:"
+        assert "\n".join(chunk[1:]) == convert_cell(nb.cells[number - 1].source)
+    covered = {i for _, first, last in table for i in range(first, last + 1)}
+    assert all(not lines[i - 1] or lines[i - 1].startswith("# Code cells") for i in range(1, len(lines) + 1)
+               if i not in covered)  # outside the cells: the header and blank lines only
