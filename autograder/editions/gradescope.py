@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 from autograder.config import Rubric, require_own_seed, rubric_toml
+from autograder.gradescope.requirements import grading_requirements
 from autograder.errors import UserError
 from autograder.files import write_bytes_atomic
 from autograder.goldens.shipped import every_golden
@@ -20,9 +21,6 @@ from autograder.report.gradescope_json import VISIBILITIES
 
 PACKAGE = Path(__file__).resolve().parents[1]          # autograder/
 TEMPLATES = PACKAGE / "gradescope" / "templates"
-# what grading needs installed on the image (the kit's own dependencies, and the packages student code
-# may import: assignment.toml's allowed_imports)
-REQUIREMENTS = ("rich>=13", "jinja2>=3", "matplotlib>=3.7", "nbformat>=5.1")
 LEFT_OUT = {"__pycache__", "public_goldens.json", "engines", "selfcheck.py"}
 STAMP = (2020, 1, 1, 0, 0, 0)  # the same bytes for the same kit: a zip's dates are its files'
 
@@ -49,7 +47,7 @@ def build_zip(rubric: Rubric, *, hidden_visibility: str = "after_published") -> 
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         _add(zf, "setup.sh", (TEMPLATES / "setup.sh").read_bytes(), 0o755)
         _add(zf, "run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755)
-        _add(zf, "requirements.txt", "\n".join([*REQUIREMENTS, *rubric.allowed_imports]).encode() + b"\n")
+        _add(zf, "requirements.txt", grading_requirements(rubric).encode())
         for path in _kit_files():
             _add(zf, f"kit/autograder/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
         _add(zf, "secret/assignment.toml", rubric_toml(rubric, with_seed=True).encode(), 0o600)

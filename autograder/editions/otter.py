@@ -15,11 +15,11 @@ from pathlib import Path
 import nbformat
 
 from autograder.config import Rubric, require_own_seed
+from autograder.gradescope.requirements import grading_requirements
 from autograder.files import write_text_atomic
 from autograder.notebooks.support import fresh_folder, write_secret, write_student_kit
 
 NOTEBOOK = "backprop.ipynb"
-REQUIREMENTS = ("rich>=13", "jinja2>=3", "nbformat>=5.1", "matplotlib>=3.7")
 
 
 class OtterEdition:
@@ -34,7 +34,7 @@ class OtterEdition:
         write_text_atomic(dest / NOTEBOOK, nbformat.writes(master_notebook(rubric)))
         write_student_kit(dest, rubric)
         write_secret(dest / "kit_secret", rubric)
-        write_text_atomic(dest / "requirements.txt", "\n".join([*REQUIREMENTS, *rubric.allowed_imports]) + "\n")
+        write_text_atomic(dest / "requirements.txt", grading_requirements(rubric))
         return sorted(p for p in dest.rglob("*") if p.is_file())
 
 

@@ -109,6 +109,7 @@ def test_is_the_zip_laid_out_as_gradescope_and_the_trust_line_want(autograder_zi
     assert not any(n.startswith(("reference/", "solutions/", "kit/reference")) or "public_goldens" in n for n in infos)
     assert "kit/autograder/child/main.py" in infos and "kit/autograder/engines/torch_adapter.py" not in infos
     assert "torch" not in requirements and "numpy" in requirements
+    assert 'tomli>=2; python_version < "3.11"' in requirements  # Ubuntu 22.04 images have Python 3.10
 
 
 def test_does_a_correct_upload_get_full_marks_from_the_shipped_goldens(autograder_zip, tmp_path):

@@ -143,3 +143,29 @@ def test_does_an_instructors_command_in_a_handout_say_so_in_one_line(handout, tm
     done = subprocess.run([sys.executable, "-S", "-c", code], cwd=handout, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert "an instructor's command" in done.stderr and "Traceback" not in done.stderr
+
+
+# third-party modules the handout's code imports only on paths a student's check never takes (each
+# says what to install if it ever is): the feedback page, the histogram, an old-format notebook
+NOT_FOR_A_CHECK = {"jinja2", "markupsafe", "matplotlib", "nbformat", "numpy"}
+
+
+def test_does_the_handouts_requirements_txt_install_every_library_its_check_imports(handout):
+    """On Python 3.10 (Ubuntu 22.04's), assignment.toml needs tomli: every import of the shipped autograder
+    (at the top or in a function) is the standard library, the kit's own, or in requirements.txt."""
+    import ast
+
+    imported = set()
+    for path in (handout / "autograder").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {a.name.partition(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.partition(".")[0])
+    child = {p.stem for p in (handout / "autograder" / "child").rglob("*.py")}  # imported by name in the child
+    third_party = imported - set(sys.stdlib_module_names) - {"autograder", "reference", "micrograd"} - child
+    third_party -= {"tomllib"} | {"_json"}
+    lines = (handout / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    required = {line.split(";")[0].split("#")[0].strip().split(">")[0].split("=")[0] for line in lines if line.strip()}
+    assert third_party - NOT_FOR_A_CHECK <= required, third_party - NOT_FOR_A_CHECK - required
+    assert any(line.startswith("tomli") and 'python_version < "3.11"' in line for line in lines)
