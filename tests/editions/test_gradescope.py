@@ -27,6 +27,9 @@ import pytest
 from autograder.cli import main
 from autograder.paths import KIT_ROOT
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "handout"))
+from pythons import oldest_python  # noqa: E402
+
 SEED = "987654321"
 TOP_KEYS = {"score", "execution_time", "output", "output_format", "visibility", "stdout_visibility",
             "extra_data", "tests", "leaderboard"}
@@ -216,6 +219,24 @@ def test_does_the_basic_level_refuse_to_run_student_code_next_to_the_secrets(aut
                              AUTOGRADER_SANDBOX="basic")
     assert results["score"] == 0 and "sandbox is not available" in results["output"]
     assert SEED not in seen_by_students(results)
+
+
+@pytest.mark.slow
+def test_does_the_zip_grade_on_python_3_10_with_only_its_requirements_installed(autograder_zip, tmp_path):
+    """As setup.sh builds the image's venv, with Ubuntu 22.04's Python: the rubric is read with tomli there."""
+    python = oldest_python()
+    if python is None:
+        pytest.skip("no Python 3.10 on this machine")
+    with zipfile.ZipFile(autograder_zip) as zf:
+        (tmp_path / "requirements.txt").write_bytes(zf.read("requirements.txt"))
+    venv = tmp_path / "venv"
+    subprocess.run([python, "-m", "venv", str(venv)], check=True, capture_output=True)
+    pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "-r", str(tmp_path / "requirements.txt")],
+                         capture_output=True, text=True, timeout=600)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    results = run_autograder(autograder_zip, tmp_path / "root", solution,
+                             AUTOGRADER_GRADESCOPE_PYTHON=str(venv / "bin" / "python"))
+    assert results["score"] == 100, results["output"]
 
 
 def test_is_a_public_seed_or_a_used_file_refused_in_one_line(tmp_path, capsys, monkeypatch):
