@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.errors import UserError
 from autograder.report.task_text import explain_task, printed
 from autograder.tasks import TASK_IDS
 
@@ -58,7 +59,10 @@ class TaskItem(pytest.Item):
         self.task = task
 
     def runtest(self):
-        report = _report(self.config)
+        try:
+            report = _report(self.config)
+        except UserError as err:  # a rubric that can't work, a system that can't run the child: one line
+            raise TaskFailed(f"autograder: {err}") from None
         at_import = printed("your code printed while it was imported:", report.import_output, "")
         if report.error:
             raise TaskFailed(report.error + at_import)

@@ -99,6 +99,20 @@ def test_does_pytest_in_the_handout_run_one_test_per_task(handout, tmp_path):
     assert "1 failed, 13 deselected" in one.stdout, one.stdout
 
 
+def test_does_pytest_say_a_rubric_that_cant_work_in_one_line(handout, tmp_path):
+    """A user's error reached by the pytest route (here a case timeout of 0) fails each task with the
+    kit's one line, not a traceback (a Windows user is told so the same way)."""
+    work = tmp_path / "student"
+    subprocess.run(["cp", "-r", str(handout), str(work)], check=True)
+    toml = work / "assignment.toml"
+    toml.write_text(toml.read_text().replace("case_timeout = 3.0", "case_timeout = 0"))
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "test_mul"],
+                          cwd=work, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "1 failed" in done.stdout, done.stdout
+    assert "autograder: " in done.stdout and "case_timeout" in done.stdout
+    assert "Traceback" not in done.stdout and "ConfigError" not in done.stdout
+
+
 def test_is_a_non_empty_folder_refused(tmp_path):
     (tmp_path / "keep.txt").write_text("mine")
     with pytest.raises(HandoutError, match="not empty"):
