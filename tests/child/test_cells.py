@@ -59,9 +59,18 @@ def test_does_a_case_error_still_point_at_the_notebooks_line(tmp_path):
     assert not any("cell(s) of the notebook raised or ran too long" in n for n in report.notes)  # every cell ran
 
 
-def test_does_a_cell_importing_torch_still_refuse_the_notebook(tmp_path):
-    report = grade(tmp_path, ENGINE, NN, TRAIN, "import torch\nprint(torch.tensor([1.0]))")
-    assert report.score == 0 and "torch is not allowed" in (report.error or "")
+def test_is_a_cell_comparing_with_torch_left_out_as_a_file_the_engine_never_loads(tmp_path):
+    """The lecture checks its grads against torch in a cell of its own: that cell is not run (noted),
+    the engine the other cells define is graded, and it can't compute with torch (it is not there)."""
+    report = grade(tmp_path, ENGINE, NN, TRAIN, "import torch\nx = torch.tensor([1.0], requires_grad=True)")
+    assert report.score == report.max_score and report.error is None
+    assert any("cell 5: hw.ipynb:" in n and "torch is not allowed" in n for n in report.notes)
+
+
+def test_does_an_engine_cell_importing_torch_cost_the_engine(tmp_path):
+    report = grade(tmp_path, "import torch\n" + ENGINE, NN, TRAIN)
+    assert report.task("add").score == report.task("backward").score == 0  # Value was never defined
+    assert any("torch is not allowed" in n for n in report.notes)
 
 
 def test_is_a_long_demo_cell_stopped_so_the_cells_after_it_still_run(tmp_path):
