@@ -16,8 +16,8 @@ import time
 import types
 
 SUFFIX = ".cells"
-PER_CELL = 0.25   # of the import's time limit: the most one cell may take
-ALL_CELLS = 0.7   # of the import's time limit: all cells together, leaving the rest for the import's reply
+PER_CELL = 0.5    # of the import's time limit: the most one cell may take (the lecture's net trains ~1,000 steps a second)
+ALL_CELLS = 0.8   # of the import's time limit: all cells together, leaving the rest for the import's reply
 
 
 class CellStopped(BaseException):
