@@ -51,7 +51,7 @@ def grade(root: Path, started: float) -> dict:
     from autograder.config import load_rubric
     from autograder.goldens import GoldenStore
     from autograder.grading import grade_path
-    from autograder.report.gradescope_json import instructor_notes, results_json
+    from autograder.report.gradescope_json import results_json
 
     from autograder.runner.levels import current
 
@@ -68,7 +68,7 @@ def grade(root: Path, started: float) -> dict:
         store = GoldenStore(cache_dir=Path(cache), shipped=secret / "goldens.json", compute=False)
         report = grade_path(submission_path(root / "submission"), rubric=rubric, include_hidden=True,
                             store=store, name="submission")
-    for note in instructor_notes(report):  # the autograder's output, which students do not see
+    for note in report.sandbox_notes:  # the autograder's output, which students do not see
         print(f"backprop-kit: {note}")
     return results_json(report, execution_time=time.monotonic() - started,
                         hidden_visibility=settings.get("hidden_visibility", "after_published"))

@@ -68,19 +68,11 @@ def _task_output(report: Report, task) -> str:
     return text
 
 
-SANDBOX_NOTE = "sandbox: "  # what the sandbox level says of itself: for the instructor (run_autograder's stdout)
-
-
-def instructor_notes(report: Report) -> list[str]:
-    """The report's notes for the instructor only: the sandbox's, which tell what it can't hold."""
-    return [n for n in report.notes if n.startswith(SANDBOX_NOTE)]
-
-
 def _summary(report: Report) -> str:
     lines = [f"backprop-kit: {show(report.score)}/{show(report.max_score)}"]
     if report.error:
         lines.append(f"Your submission could not be graded: {report.error}")
-    lines += [f"note: {n}" for n in report.notes if not n.startswith(SANDBOX_NOTE)]
+    lines += [f"note: {n}" for n in report.without_sandbox_notes().notes]
     if report.import_output:
         lines.append("Your code printed while it was imported:\n" + report.import_output)
     return "\n".join(lines)

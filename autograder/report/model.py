@@ -6,7 +6,7 @@ reporters, not here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 Status = Literal["passed", "failed", "error", "missing", "timeout"]
@@ -112,3 +112,15 @@ class Report:
 
     def task(self, task_id: str) -> TaskResult:
         return next(t for t in self.tasks if t.id == task_id)
+
+    @property
+    def sandbox_notes(self) -> tuple[str, ...]:
+        """What the sandbox level says it can't hold: the grader's concern, not a student's."""
+        return tuple(n for n in self.notes if n.startswith(SANDBOX_NOTE))
+
+    def without_sandbox_notes(self) -> "Report":
+        """The report as a student reads it: the rest of its notes, its level still in `sandbox`."""
+        return replace(self, notes=tuple(n for n in self.notes if not n.startswith(SANDBOX_NOTE)))
+
+
+SANDBOX_NOTE = "sandbox: "  # how each sandbox level's note begins (runner/level.py, levels.py, bwrap.py)

@@ -81,6 +81,18 @@ def test_does_grade_one_submission_run_hidden_cases_too():
     assert report["score"] == report["max_score"]
 
 
+def test_is_the_sandboxs_own_note_left_out_of_a_students_check_but_in_a_grade():
+    """'student code can read files ... install bubblewrap' concerns who grades others' code, not a student
+    checking their own, many times an hour (the level itself is still in the header)."""
+    basic = {"AUTOGRADER_SANDBOX": "basic"}
+    check = autograder("check", "solutions", env_extra=basic)
+    assert "(sandbox: basic)" in check.stdout and "note: sandbox:" not in check.stdout
+    grade = autograder("grade", "solutions", env_extra=basic)
+    assert "note: sandbox: basic" in " ".join(grade.stdout.split())
+    as_json = json.loads(autograder("check", "solutions", "--format", "json", env_extra=basic).stdout)
+    assert any(n.startswith("sandbox: basic") for n in as_json["notes"])  # the record keeps it
+
+
 def test_is_torch_never_imported_in_the_child(tmp_path):
     """The child runs the student's code alone: no torch in its process, even if installed."""
     sub = tmp_path / "sub" / "micrograd"
