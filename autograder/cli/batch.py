@@ -82,7 +82,10 @@ def _print_summary(console: Console, result: BatchResult) -> None:
     table.add_row("graded", str(s["graded"]))
     table.add_row("could not be graded", f"[red]{s['ungradable']}[/red]" if s["ungradable"] else "0")
     table.add_row("mean score", f"{show(s['mean'])} / {show(s['max_score'])}" if s["mean"] is not None else "–")
+    table.add_row("sandbox", escape(", ".join(f"{level} ({n})" for level, n in s["sandbox"].items())))
     console.print(table)
+    for note in s["sandbox_notes"]:
+        console.print(f"[dim]note: {escape(note)}[/dim]", soft_wrap=True)
     tasks = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for name in ("task", "pass rate", "passed"):
         tasks.add_column(name, justify="left" if name == "task" else "right")

@@ -33,7 +33,7 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "max_score": _num(report.max_score),
         "percent": round(100 * report.score / report.max_score) if report.max_score else 0,
         "error": report.error,
-        "notes": list(report.notes),
+        "notes": list(report.without_sandbox_notes().notes),  # the sandbox's own: the class summary's
         "import_output": report.import_output,
         "late": late,
         "kit_version": report.kit_version,

@@ -14,6 +14,9 @@ SCHEMA history:
      were not graded, junk, re-uploads kept the newer), so none is lost from view
   3: diagnoses: the classic mistakes named across the class, most frequent first:
      [{task, id, count, submissions, says}] (what to reteach)
+  4: sandbox: how many submissions each sandbox level graded ({"bubblewrap": 11, "none": 1}), and
+     sandbox_notes: what those levels say they can't hold, each once (for the instructor: a
+     student's feedback page leaves them out)
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from autograder.report.csv_report import task_columns
 from autograder.report.model import Report
 from autograder.report.numbers import show
 
-SCHEMA = 3
+SCHEMA = 4
 BINS = 10
 _WITH = {"timeout": "with a case that timed out", "error": "with a case that raised an error",
          "missing": "with a task not written yet"}
@@ -53,6 +56,8 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "histogram": histogram(scores, max_score),
         "intake": list(intake),
         "diagnoses": diagnoses(reports),
+        "sandbox": {level: sum(r.sandbox == level for r in reports) for level in sorted({r.sandbox for r in reports})},
+        "sandbox_notes": sorted({n for r in reports for n in r.sandbox_notes}),
     }
 
 
@@ -120,12 +125,15 @@ def number_rows(summary: dict) -> list[tuple[str, object]]:
     ]
     if summary["late"] is not None:
         rows.append(("handed in late", summary["late"]))
+    if summary.get("sandbox"):
+        rows.append(("graded in the sandbox", ", ".join(f"{level} ({n})" for level, n in summary["sandbox"].items())))
     return rows
 
 
 PASS_RATE = "Pass rate: the share of submissions that passed every case of the task that counts there."
 RETEACH_INTRO = "The classic mistakes the autograder named (each fits every observation of that task):"
 INTAKE_INTRO = "Files in the download that were not graded as they are (see each line):"
+SANDBOX_INTRO = "What the sandbox this class was graded in can't hold (students' pages leave this out):"
 
 
 def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
@@ -142,6 +150,9 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     if summary.get("intake"):
         lines += ["", "## What the intake said", "", INTAKE_INTRO, ""]
         lines += [f"- {line}" for line in summary["intake"]]
+    if summary.get("sandbox_notes"):
+        lines += ["", "## The sandbox", "", SANDBOX_INTRO, ""]
+        lines += [f"- {line}" for line in summary["sandbox_notes"]]
     if histogram_file:
         lines += ["", f"![score histogram]({histogram_file})"]
     return "\n".join(lines) + "\n"

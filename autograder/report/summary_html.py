@@ -14,7 +14,7 @@ from typing import Sequence
 
 from autograder.report.jinja_env import template
 from autograder.report.numbers import show
-from autograder.report.summary import INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, number_rows, out_of
+from autograder.report.summary import INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, number_rows, out_of
 
 TEMPLATE = "summary.html.j2"
 
@@ -52,6 +52,8 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
                     for row in summary.get("diagnoses", [])],
         "intake_intro": INTAKE_INTRO,
         "intake": list(summary.get("intake", [])),
+        "sandbox_intro": SANDBOX_INTRO,
+        "sandbox_notes": list(summary.get("sandbox_notes", [])),
         "histogram": histogram_file if summary["submissions"] else None,
         "students": [{"name": s.student, "href": s.feedback, "score": show(s.score), "max": show(s.max_score),
                       "percent": round(100 * s.score / s.max_score) if s.max_score else 0,

@@ -67,3 +67,26 @@ def test_does_the_summary_count_each_mistake_across_the_class_most_frequent_firs
     assert "- mul: 3 students overwrite grads with `=` instead of adding with `+=` (ann, bob, cy)" in page
     assert "- backward: 1 student walks the graph in topological order, not reversed (bob)" in page
     assert "What to reteach" not in render_markdown(build_summary(reports[3:]))
+
+
+def test_is_the_sandbox_said_once_for_the_class_and_left_out_of_students_pages():
+    from dataclasses import replace
+
+    from autograder.report.html_report import render_feedback
+    from autograder.report.summary_html import Student, render_summary_html
+
+    weak = "sandbox: basic (no bubblewrap): student code can read files and use the network"
+    ana, ben, cai, dee = known_class()
+    reports = [replace(ana, sandbox="basic", notes=(weak, "micrograd/extra.py is not UTF-8")),
+               replace(ben, sandbox="basic", notes=(weak,)), replace(cai, sandbox="bubblewrap"),
+               replace(dee, sandbox="none")]
+    s = build_summary(reports)
+    assert s["sandbox"] == {"basic": 2, "bubblewrap": 1, "none": 1} and s["sandbox_notes"] == [weak]
+    page = render_markdown(s)
+    assert "| graded in the sandbox | basic (2), bubblewrap (1), none (1) |" in page
+    assert page.count(weak) == 1 and "## The sandbox" in page
+    students = [Student(r.submission, r.submission, f"feedback/{r.submission}.html", r.score, r.max_score)
+                for r in reports]
+    assert render_summary_html(s, students).count(weak) == 1
+    feedback = render_feedback(reports[0])
+    assert weak not in feedback and "is not UTF-8" in feedback  # a student's page: their own notes only
