@@ -83,3 +83,10 @@ def test_is_a_long_demo_cell_stopped_so_the_cells_after_it_still_run(tmp_path):
     stopped = re.search(r"cell 4: stopped after ([\d.]+) s", note)
     assert stopped and float(stopped.group(1)) >= PER_CELL * RUBRIC.import_timeout - 0.1  # its share of the limit
     assert report.duration < RUBRIC.import_timeout
+
+
+def test_does_a_cell_calling_jupyters_display_run_as_in_jupyter(tmp_path):
+    """display() needs no import in a notebook: `display(draw_dot(L))` is no error here either."""
+    report = grade(tmp_path, ENGINE, "a = Value(2.0)\ndisplay(a, a * a)\nshown = True", NN, TRAIN)
+    assert report.score == report.max_score
+    assert not any("cell(s) of the notebook raised" in n for n in report.notes)
