@@ -24,8 +24,11 @@ HINTS = {
     "x-times-x": "The same Value is both factors: each use gets out.grad times the other factor, and "
                  "with += they add up to 2 * a * out.grad.",
     "accumulate": ACCUMULATE,
-    "reflected": "The number is wrapped in a Value by the forward code; only the closure's rule for "
-                 "the Value input matters here.",
+    "reflected": "Python turns a number on the left into a call of your Value's reflected method (3 + a is "
+                 "a.__radd__(3), 3 * a is a.__rmul__(3)): it must exist and return self + other (self * other). The "
+                 "forward code wraps the number in a Value; the closure's rule for the Value input is what is graded.",
+    "number": "The forward code wraps the number in a Value first (other = other if isinstance(other, Value) else "
+              "Value(other)): a plain number has no .data or .grad. The closure's rule for a is what is graded.",
     "relu/at-zero": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, not >= 0.",
     "relu/at-zero-held": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, "
                          "not >= 0; and add to the grad already there.",
@@ -53,6 +56,8 @@ def add_cases() -> list[Case]:
                a=1.0, b=4.0, preset=[0.5, -1.0], upstream=2.0),
         _local("add", "reflected", "3 + a calls a.__radd__(3), which is a + 3: the 3 becomes a Value too. out = 1.5, "
                "and a.grad = out.grad * 1 = 4.", a=-1.5, const=3.0, const_side="left", upstream=4.0),
+        _local("add", "number", "a + 2 with a number on the right: the 2 becomes a Value in the forward code. "
+               "out = 2.5, and a.grad = out.grad * 1 = -1.", a=0.5, const=2.0, const_side="right", upstream=-1.0),
     ]
 
 
@@ -69,6 +74,9 @@ def mul_cases() -> list[Case]:
                a=0.5, b=4.0, preset=[1.0, 1.0], upstream=3.0),
         _local("mul", "reflected", "3 * a calls a.__rmul__(3), which is a * 3: out = 6, and a.grad = 3 * out.grad = "
                "3 * -1 = -3.", a=2.0, const=3.0, const_side="left", upstream=-1.0),
+        _local("mul", "number", "a * 3 with a number on the right: the 3 becomes a Value in the forward code. "
+               "out = -4.5, and a.grad = 3 * out.grad = 3 * 2 = 6.", a=-1.5, const=3.0, const_side="right",
+               upstream=2.0),
     ]
 
 

@@ -85,15 +85,32 @@ def pow_precedence(out, operands, k):
     a.grad += k * a.data ** k - 1 * out.grad               # other * self.data**other-1 * out.grad
 
 
+def unwrapped(task):
+    """`__add__`/`__mul__` that take a number as it comes: it has no .data (the lecture's first version)."""
+    forward = engine.OPS[task].forward
+
+    def method(self, other):
+        return self._node(task, forward(self.data, other.data), (self, other))
+    return method
+
+
+# the operations a number may stand on either side of, and their reflected methods
+REFLECTED = {"add": ("__add__", "__radd__"), "mul": ("__mul__", "__rmul__")}
+
+
 def op_models(task) -> list[Model]:
     def model(id_, rule, variant=""):
         return Model(task, id_, variant, lambda: build_api(subclass(Value, rules={**Value.rules, task: rule})))
     models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task))]
-    if task in ("add", "mul"):
+    if task in REFLECTED:
+        method, reflected = REFLECTED[task]
         models += [model("overwrites_grad", overwrites(task, only=0), "first"),
                    model("overwrites_grad", overwrites(task, only=1), "second"),
                    model("one_operand_only", only_operand(task, 0), "first"),
-                   model("one_operand_only", only_operand(task, 1), "second")]
+                   model("one_operand_only", only_operand(task, 1), "second"),
+                   # the forward code: a number unwrapped (`a + 3` and `3 + a` both fail), or no `3 + a`
+                   Model(task, "number_not_wrapped", "", lambda: build_api(subclass(Value, **{method: unwrapped(task)}))),
+                   Model(task, "reflected_op_missing", "", lambda: build_api(subclass(Value, **{reflected: None})))]
     specific = {
         "mul": [("swapped_operands", with_local(lambda d, o, k: (d[0], d[1])))],
         "pow": [("operator_precedence", pow_precedence)],

@@ -118,8 +118,28 @@ VARIANTS: tuple[Variant, ...] = (
       """            self.grad += out.grad
             other.grad = out.grad""",
       "= for the second operand only: a + a still adds up, a grad already there is lost"),
+    V("add-no-wrap", "add", "engine.py",
+      """        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), '+')""",
+      """        out = Value(self.data + other.data, (self, other), '+')""",
+      "the lecture's first __add__: a number is used as it comes, and has no .data"),
+    V("add-no-radd", "add", "engine.py",
+      """    def __radd__(self, other): # other + self
+        return self + other
+""", "",
+      "no __radd__: 3 + a is a TypeError"),
 
     # ---- mul -------------------------------------------------------------------------
+    V("mul-no-wrap", "mul", "engine.py",
+      """        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), '*')""",
+      """        out = Value(self.data * other.data, (self, other), '*')""",
+      "the lecture's first __mul__: a number is used as it comes, and has no .data"),
+    V("mul-no-rmul", "mul", "engine.py",
+      """    def __rmul__(self, other): # other * self
+        return self * other
+""", "",
+      "no __rmul__: 3 * a is a TypeError"),
     V("mul-assign", "mul", "engine.py", _MUL,
       """            self.grad = other.data * out.grad
             other.grad = self.data * out.grad""",
@@ -494,7 +514,8 @@ VARIANTS: tuple[Variant, ...] = (
 # asks for >= 90% of the variants with a design-listed id named right, and no wrong name anywhere.
 NAMED: dict[str, str | None] = {
     "add-assign": "overwrites_grad", "add-no-upstream": "missing_upstream_grad", "add-only-self": "one_operand_only",
-    "add-assign-other-only": "overwrites_grad",
+    "add-assign-other-only": "overwrites_grad", "add-no-wrap": "number_not_wrapped",
+    "add-no-radd": "reflected_op_missing", "mul-no-wrap": "number_not_wrapped", "mul-no-rmul": "reflected_op_missing",
     "mul-assign": "overwrites_grad", "mul-no-upstream": "missing_upstream_grad", "mul-own-data": "swapped_operands",
     "mul-grad-for-data": None,  # grads read where data was meant: neither a formula nor the chain rule's shape
     "mul-only-other": "one_operand_only", "mul-assign-self-only": "overwrites_grad",
