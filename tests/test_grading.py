@@ -153,3 +153,15 @@ def test_one_task_checked_alone_scores_what_a_full_check_gives_it(tmp_path):
     for task in alone.tasks:
         assert task.score == by_id[task.id].score == task.max_score
         assert any(not c.counted for c in task.cases)  # its end-to-end cases failed and were waived
+
+
+def test_does_an_operation_that_returns_nothing_say_which_and_what_to_add(tmp_path):
+    root = solutions(tmp_path)
+    engine = root / "micrograd" / "engine.py"
+    source = engine.read_text()
+    at = source.index("        return out", source.index("    def tanh(self):"))
+    engine.write_text(source[:at] + "        pass" + source[at + len("        return out"):])
+    tanh = grade(root).task("tanh")
+    assert tanh.score == 0
+    assert all("a.tanh() returned None, not a Value: does tanh end with `return out`?" in c.message
+               for c in tanh.cases if c.visibility == "public")

@@ -11,6 +11,10 @@ class ApiMismatch(TypeError):
     """The student's Value lacks what the exercise API requires for the kit to build its nodes."""
 
 
+class ReturnedNone(TypeError):
+    """An operation gave None where the exercise API has it return its result (a `return out` left out)."""
+
+
 API_NEEDS = ("the exercise API needs Value(number) to make a node, and a node whose _prev (its children) "
              "and _backward (its chain-rule closure) can be set, as micrograd's Value has")
 

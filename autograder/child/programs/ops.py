@@ -7,7 +7,12 @@ operation written with other operations (tanh from exp, / and -) has a graph of
 its own under its result: the kit runs those closures too (backprop_op), and
 says so in the observation "composite" (1, else 0), which no golden holds.
 """
-from ._graph import backprop_op, build
+from ._graph import ReturnedNone, backprop_op, build
+
+# how a case writes each operation, and the method of the student's Value that computes it
+_WRITTEN = {"add": ("{l} + {r}", "__add__", "__radd__"), "mul": ("{l} * {r}", "__mul__", "__rmul__"),
+            "pow": ("a ** {k}", "__pow__", ""), "tanh": ("a.tanh()", "tanh", ""), "exp": ("a.exp()", "exp", ""),
+            "relu": ("a.relu()", "relu", "")}
 
 
 def apply(spec, args):
@@ -17,6 +22,13 @@ def apply(spec, args):
     side spec["const_side"] ("left": 3 * a, the reflected form; else a * 3);
     pow takes the number exponent spec["k"]; tanh, exp and relu are methods.
     """
+    out = _apply(spec, args)
+    if out is None:
+        raise ReturnedNone(_returned_none(spec))
+    return out
+
+
+def _apply(spec, args):
     op, a = spec["op"], args[0]
     if op in ("add", "mul"):
         if "const" in spec:
@@ -27,6 +39,17 @@ def apply(spec, args):
     if op == "pow":
         return a ** spec["k"]
     return getattr(a, op)()
+
+
+def _returned_none(spec):
+    """"a.tanh() returned None, not a Value: does tanh end with `return out`?"."""
+    written, method, reflected = _WRITTEN[spec["op"]]
+    left_number = "const" in spec and spec.get("const_side") == "left"
+    if left_number:
+        method = reflected
+    expr = written.format(l="3" if left_number else "a", r="3" if "const" in spec and not left_number else "b",
+                          k=spec.get("k"))
+    return f"{expr} returned None, not a Value: does {method} end with `return out`?"
 
 
 def local(api, p):
