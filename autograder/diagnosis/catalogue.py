@@ -59,6 +59,9 @@ MESSAGES = MappingProxyType({
     "mse_not_mean": "mse_loss does not divide the sum of squared errors by their count: the mean is "
                     "`sum(...) / len(predictions)`.",
     # -- the kit's own ----------------------------------------------------------------------
+    "closure_does_nothing": "{op}'s _backward changes no grad: attach the closure to its node after defining it, "
+                            "`out._backward = _backward` (without that the node keeps the default, which does "
+                            "nothing), and check that its body adds to the grads.",
     "number_not_wrapped": "a plain number reaches {op} as it is (as in `a {op} 3`), and a number has no .data: "
                           "wrap it first, `other = other if isinstance(other, Value) else Value(other)`.",
     "reflected_op_missing": "`3 {op} a` fails: Python asks the number first, then your Value's reflected method, "
@@ -127,6 +130,7 @@ RETEACH = MappingProxyType({
     "parameter_order": "list the parameters in another order",
     "wrong_activation": "use the wrong activation, or on the wrong layers",
     "mse_not_mean": "sum the squared errors instead of averaging them",
+    "closure_does_nothing": "never attach the closure to its node (`out._backward = _backward`)",
     "number_not_wrapped": "pass plain numbers into an operation unwrapped",
     "reflected_op_missing": "leave out the reflected operation (`3 + a`, `3 * a`)",
     "seed_accumulates": "seed the output's grad with `+= 1`",

@@ -101,7 +101,8 @@ REFLECTED = {"add": ("__add__", "__radd__"), "mul": ("__mul__", "__rmul__")}
 def op_models(task) -> list[Model]:
     def model(id_, rule, variant=""):
         return Model(task, id_, variant, lambda: build_api(subclass(Value, rules={**Value.rules, task: rule})))
-    models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task))]
+    models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task)),
+              model("closure_does_nothing", lambda out, operands, k: None)]
     if task in REFLECTED:
         method, reflected = REFLECTED[task]
         models += [model("overwrites_grad", overwrites(task, only=0), "first"),

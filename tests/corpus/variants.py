@@ -118,6 +118,19 @@ VARIANTS: tuple[Variant, ...] = (
       """            self.grad += out.grad
             other.grad = out.grad""",
       "= for the second operand only: a + a still adds up, a grad already there is lost"),
+    V("add-closure-not-set", "add", "engine.py",
+      """            # END SOLUTION
+        out._backward = _backward
+
+        return out
+
+    def __mul__(self, other):""",
+      """            # END SOLUTION
+
+        return out
+
+    def __mul__(self, other):""",
+      "the closure is written but never attached: out._backward stays the default that does nothing"),
     V("add-no-wrap", "add", "engine.py",
       """        other = other if isinstance(other, Value) else Value(other)
         out = Value(self.data + other.data, (self, other), '+')""",
@@ -211,6 +224,19 @@ VARIANTS: tuple[Variant, ...] = (
       "1 - t**2 * out.grad without parentheses: only t**2 is scaled by out.grad"),
 
     # ---- exp -------------------------------------------------------------------------
+    V("exp-closure-not-set", "exp", "engine.py",
+      """            # END SOLUTION
+        out._backward = _backward
+
+        return out
+
+    def relu(self):""",
+      """            # END SOLUTION
+
+        return out
+
+    def relu(self):""",
+      "the closure is written but never attached: out._backward stays the default that does nothing"),
     V("exp-assign", "exp", "engine.py", _EXP,
       "            self.grad = out.data * out.grad",
       "= instead of +=: a grad already there is overwritten"),
@@ -515,6 +541,7 @@ VARIANTS: tuple[Variant, ...] = (
 NAMED: dict[str, str | None] = {
     "add-assign": "overwrites_grad", "add-no-upstream": "missing_upstream_grad", "add-only-self": "one_operand_only",
     "add-assign-other-only": "overwrites_grad", "add-no-wrap": "number_not_wrapped",
+    "add-closure-not-set": "closure_does_nothing", "exp-closure-not-set": "closure_does_nothing",
     "add-no-radd": "reflected_op_missing", "mul-no-wrap": "number_not_wrapped", "mul-no-rmul": "reflected_op_missing",
     "mul-assign": "overwrites_grad", "mul-no-upstream": "missing_upstream_grad", "mul-own-data": "swapped_operands",
     "mul-grad-for-data": None,  # grads read where data was meant: neither a formula nor the chain rule's shape
