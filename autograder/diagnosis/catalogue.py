@@ -72,6 +72,8 @@ MESSAGES = MappingProxyType({
                              "they held: grads accumulate across calls (zero_grad() is there to reset them).",
     "backward_only_root": "backward() calls only the output's own _backward: call every node's, in reversed "
                           "topological order.",
+    "closures_not_called": "backward() seeds the output's grad but no closure runs, so every other grad stays 0: "
+                           "call each node's closure, `v._backward()` (with the parentheses), from the output back.",
     "no_topological_order": "backward() calls a node's _backward as soon as it reaches it, once per path from the "
                             "output, so a node shared by two paths passes its grad on before it is complete: walk "
                             "a topological order (each node once, after every node that uses it).",
@@ -136,6 +138,7 @@ RETEACH = MappingProxyType({
     "seed_accumulates": "seed the output's grad with `+= 1`",
     "backward_resets_grads": "reset every grad inside backward()",
     "backward_only_root": "call only the output's _backward",
+    "closures_not_called": "never call the closures in backward() (`v._backward` without `()`)",
     "no_topological_order": "walk the graph once per path instead of in topological order",
     "visited_by_value": "mark numbers as visited instead of nodes",
     "layer_list_for_one": "return a list of one from a one-neuron layer",

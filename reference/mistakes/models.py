@@ -182,6 +182,11 @@ def _only_root(root):
     root._backward()
 
 
+def _no_calls(root):
+    """`v._backward` without the parentheses: the closures are looked up, never called."""
+    root.grad = 1.0
+
+
 def _recursion(root):
     root.grad = 1.0
 
@@ -205,6 +210,7 @@ def backward_models() -> list[Model]:
         model("seed_accumulates", _run(reversed_topo(topological), accumulate=True)),
         model("backward_resets_grads", _run(reversed_topo(topological), reset=True)),
         model("backward_only_root", _only_root),
+        model("closures_not_called", _no_calls),
         model("no_topological_order", _recursion),
         model("visited_by_value", _run(reversed_topo(_by_value))),
     ]

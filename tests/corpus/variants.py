@@ -269,6 +269,12 @@ VARIANTS: tuple[Variant, ...] = (
       "a conditional that lets exactly 0 through: the derivative at 0 taken as 1"),
 
     # ---- backward --------------------------------------------------------------------
+    V("backward-no-call", "backward", "engine.py",
+      """        for v in reversed(topo):
+            v._backward()""",
+      """        for v in reversed(topo):
+            v._backward""",
+      "v._backward without the parentheses: the closures are looked up and never called"),
     V("backward-not-reversed", "backward", "engine.py",
       "        for v in reversed(topo):",
       "        for v in topo:",
@@ -562,7 +568,7 @@ NAMED: dict[str, str | None] = {
     "backward-seed-zero": "grad_not_seeded", "backward-seed-accumulates": "seed_accumulates",
     "backward-no-visited": "nodes_visited_twice", "backward-only-self": "backward_only_root",
     "backward-naive-recursion": "no_topological_order", "backward-visited-by-value": "visited_by_value",
-    "backward-resets-grads": "backward_resets_grads",
+    "backward-resets-grads": "backward_resets_grads", "backward-no-call": "closures_not_called",
     "backward-stack-no-seed": "grad_not_seeded",
     # walked once per path, before the grads are complete: the same calls as a recursion with no order
     "backward-stack-no-visited": "no_topological_order",
