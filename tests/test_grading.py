@@ -165,3 +165,15 @@ def test_does_an_operation_that_returns_nothing_say_which_and_what_to_add(tmp_pa
     assert tanh.score == 0
     assert all("a.tanh() returned None, not a Value: does tanh end with `return out`?" in c.message
                for c in tanh.cases if c.visibility == "public")
+
+
+def test_does_a_loss_returned_as_a_number_say_to_return_the_value(tmp_path):
+    root = solutions(tmp_path)
+    train = root / "micrograd" / "train.py"
+    train.write_text(train.read_text().replace(
+        "    return sum((p - t)**2 for p, t in zip(predictions, targets)) / len(predictions)",
+        "    return (sum((p - t)**2 for p, t in zip(predictions, targets)) / len(predictions)).data"))
+    mse = grade(root).task("mse_loss")
+    assert mse.score == 0
+    assert all("mse_loss returned" in c.message and "a number, not a Value: return the Value itself (not its .data)"
+               in c.message for c in mse.cases)

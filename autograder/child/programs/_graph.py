@@ -15,6 +15,19 @@ class ReturnedNone(TypeError):
     """An operation gave None where the exercise API has it return its result (a `return out` left out)."""
 
 
+class NotAValue(TypeError):
+    """A piece returned a plain number (a .data, a float) where the API has it return a Value."""
+
+
+def a_value(api, result, what, reaches):
+    """result itself when it is a Value (or anything but a plain number, which the comparison explains);
+    for a plain number, NotAValue saying what to return instead."""
+    if not isinstance(result, api.Value) and isinstance(result, (int, float)) and not isinstance(result, bool):
+        raise NotAValue(f"{what} returned {result:.6g}, a number, not a Value: return the Value itself (not its "
+                        f".data), so that backward() can reach {reaches}")
+    return result
+
+
 API_NEEDS = ("the exercise API needs Value(number) to make a node, and a node whose _prev (its children) "
              "and _backward (its chain-rule closure) can be set, as micrograd's Value has")
 

@@ -5,7 +5,7 @@ Each program leans on one task only: parameters are set through attributes
 neurons; an MLP for parameters() is assembled from Layers without MLP.__init__;
 zero_grad runs on a kit module with a kit list of parameters.
 """
-from ._graph import construct, number, reachable
+from ._graph import a_value, construct, number, reachable
 
 
 def neuron(api, p):
@@ -21,7 +21,7 @@ def neuron(api, p):
         wi.data = v
     n.b.data = p["b"]
     x = [api.Value(v) for v in p["x"]] if p["x_values"] else list(p["x"])
-    out = n(x)
+    out = a_value(api, n(x), "the neuron", "its weights and bias")
     if not isinstance(out, api.Value):
         return {"out": out, "connected": 0.0}
     inputs = x if p["x_values"] else []

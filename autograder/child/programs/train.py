@@ -5,7 +5,7 @@ are fresh leaves, and while train runs, its mse_loss is a kit loss whose
 backward() adds the exact gradient to the probe's parameters. No student
 operation, backward(), parameters(), zero_grad() or mse_loss plays a part.
 """
-from ._graph import number, reachable
+from ._graph import a_value, number, reachable
 
 
 def mse(api, p):
@@ -17,7 +17,7 @@ def mse(api, p):
     """
     preds = [api.Value(v) for v in p["predictions"]]
     targets = [api.Value(t) for t in p["targets"]] if p["targets_values"] else list(p["targets"])
-    loss = api.mse_loss(preds, targets)
+    loss = a_value(api, api.mse_loss(preds, targets), "mse_loss", "the predictions")
     if not isinstance(loss, api.Value):
         return {"loss": loss, "connected": 0.0}
     return {"loss": loss.data, "connected": reachable(loss, preds)}
