@@ -107,9 +107,9 @@ CELLS_LISTED = 3
 def _import_notes(imports) -> tuple[str, ...]:
     # a single-file submission is three modules of one file: say its error once
     notes = tuple(dict.fromkeys(message for message in imports.errors.values() if message))
-    failed = imports.cell_errors
+    failed, count = imports.cell_errors, max(imports.cells_failed, len(imports.cell_errors))
     if failed:
-        more = f"; and {len(failed) - CELLS_LISTED} more" if len(failed) > CELLS_LISTED else ""
-        notes += (f"{len(failed)} cell(s) of the notebook raised or ran too long, and the cells after each ran on, "
+        more = f"; and {count - CELLS_LISTED} more" if count > CELLS_LISTED else ""
+        notes += (f"{count} cell(s) of the notebook raised or ran too long, and the cells after each ran on, "
                   f"as nbgrader and otter run a notebook: {'; '.join(failed[:CELLS_LISTED])}{more}",)
     return notes

@@ -16,6 +16,7 @@ import time
 import types
 
 SUFFIX = ".cells"
+KEPT = 20        # messages of cells that raised kept for the report (a notebook may have thousands of cells)
 PER_CELL = 0.5    # of the import's time limit: the most one cell may take (the lecture's net trains ~1,000 steps a second)
 ALL_CELLS = 0.8   # of the import's time limit: all cells together, leaving the rest for the import's reply
 
@@ -34,9 +35,9 @@ def cell_map(path):
 
 
 def run_cells(name, path, cells, describe, seconds=None):
-    """The module `name` made from the cells of the file at `path`, and what each cell that raised
-    or was stopped said (describe(exc) -> "hw.ipynb:12: NameError: ..."). seconds: the import's time
-    limit (None: no cell is stopped)."""
+    """The module `name` made from the cells of the file at `path`, what the first KEPT cells that raised
+    or were stopped said (describe(exc) -> "hw.ipynb:12: NameError: ..."), and how many did. seconds:
+    the import's time limit (None: no cell is stopped)."""
     module = types.ModuleType(name)
     module.__file__ = path
     module.__package__ = name.rpartition(".")[0]
@@ -44,7 +45,7 @@ def run_cells(name, path, cells, describe, seconds=None):
     sys.modules[name] = module
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
-    failed = []
+    failed, count = [], 0
     timer = _Timer(seconds) if seconds else None
     try:
         for number, first, last in cells:
@@ -59,14 +60,18 @@ def run_cells(name, path, cells, describe, seconds=None):
                     if timer:
                         timer.stop()
             except CellStopped:
-                failed.append(f"cell {number}: stopped after {time.monotonic() - started:.1f} s (grading needs "
-                              "what your cells define, not a demo's run)")
+                count += 1
+                if len(failed) < KEPT:
+                    failed.append(f"cell {number}: stopped after {time.monotonic() - started:.1f} s (grading "
+                                  "needs what your cells define, not a demo's run)")
             except BaseException as exc:  # noqa: B036 - a cell's SystemExit is the student's too
-                failed.append(f"cell {number}: {describe(exc)}")
+                count += 1
+                if len(failed) < KEPT:
+                    failed.append(f"cell {number}: {describe(exc)}")
     finally:
         if timer:
             timer.close()
-    return module, failed
+    return module, failed, count
 
 
 class _Timer:

@@ -225,7 +225,8 @@ def main(argv):
     if not jobs.intact():
         os._exit(JOB_PIPE_LOST)
     out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
-              "cells": pupil.cell_errors, "output": printed.getvalue(), "nonce": job.get("nonce")})
+              "cells": pupil.cell_errors, "cells_failed": pupil.cells_failed, "output": printed.getvalue(),
+              "nonce": job.get("nonce")})
 
     api = pupil.api()
     while True:

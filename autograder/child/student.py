@@ -102,7 +102,8 @@ class Student:
         self.missing = [m for m in MODULES if not os.path.isfile(os.path.join(self.package_dir, m + ".py"))]
         self.hooks = Package(self.package_dir, self.display)
         self.forbidden = None  # the import error of a module that imported a forbidden library
-        self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on)
+        self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on): the first ones
+        self.cells_failed = 0  # and how many
         self.import_seconds = import_seconds  # the import's time limit: a notebook's long cell is stopped
 
     def display(self, module):
@@ -161,10 +162,11 @@ class Student:
         table = cells.cell_map(path)
         if table is None:
             return importlib.import_module("micrograd." + module)
-        made, failed = cells.run_cells("micrograd." + module, path, table,
-                                       lambda exc: self.import_message(module, exc), self.import_seconds)
+        made, failed, count = cells.run_cells("micrograd." + module, path, table,
+                                              lambda exc: self.import_message(module, exc), self.import_seconds)
         setattr(package, module, made)
         self.cell_errors += failed
+        self.cells_failed += count
         return made
 
     def _note_forbidden(self, exc, module):

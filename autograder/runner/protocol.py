@@ -16,10 +16,11 @@ student's modules,
 
     {"import": {"engine": null | "engine.py:3: SyntaxError: invalid syntax", "nn": ..., "train": ...},
      "missing_files": ["nn"], "forbidden": null | "engine.py:1: ImportError: torch is not allowed ...",
-     "cells": ["cell 7: hw.ipynb:131: AssertionError: ..."], "output": "<prints>", "nonce": "<the header's>"}
+     "cells": ["cell 7: hw.ipynb:131: AssertionError: ..."], "cells_failed": 1, "output": "<prints>",
+     "nonce": "<the header's>"}
 
 (null: the module imported, or its file is missing, which missing_files says; cells: a notebook's
-cells that raised, the cells after each having run on (child/cells.py);
+cells that raised, the cells after each having run on (child/cells.py: the first 20), cells_failed how many;
 "__init__" appears too when the package's __init__.py failed; forbidden: the error of the
 first module that did not import because it imports a forbidden library), then per case:
 
@@ -75,6 +76,7 @@ class ImportOutcome:
     forbidden: str = ""                           # a module did not import: it imports torch (or the like)
     output: str = ""                              # what the student's code printed while it was imported
     cell_errors: tuple[str, ...] = ()             # a notebook's cells that raised: "cell 7: hw.ipynb:131: ..."
+    cells_failed: int = 0                         # how many did (cell_errors holds the first ones)
 
 
 MAX_REPR = 200
@@ -100,7 +102,7 @@ STATUSES = ("ok", "missing", "error")
 RESULT_PIPE_LOST = 86  # the child's exit status when it can't write its result fd any more
 JOB_PIPE_LOST = 87     # ... when its job fd is closed, replaced or holds lines the parent never wrote
 MAX_MESSAGE = 1000
-MAX_CELL_ERRORS = 50  # a notebook's cells that raised (the report lists the first few)
+MAX_CELL_ERRORS = 20  # a notebook's cells that raised (the child sends the first 20; the report lists 3)
 TRUNCATED = "...[truncated]"  # what the child's CappedText adds to prints it cut
 MAX_OBS = 1000
 _CONTROL = {c: "?" for c in (*range(32), 127) if c not in (9, 10)} | {13: None}
@@ -127,9 +129,14 @@ def parse_import(raw: dict, nonce: str, *, output_cap: int = 4000) -> ImportOutc
     missing = raw.get("missing_files")
     missing = tuple(clean(m, 40) for m in missing[:20]) if isinstance(missing, list) else ()
     cells = raw.get("cells")
-    cells = tuple(clean(c, MAX_MESSAGE) for c in cells[:MAX_CELL_ERRORS] if isinstance(c, str)) if isinstance(cells, list) else ()
+    cells = tuple(clean(c, MAX_MESSAGE) for c in cells[:MAX_CELL_ERRORS] if isinstance(c, str)) \
+        if isinstance(cells, list) else ()
+    count = raw.get("cells_failed")
+    if not (isinstance(count, int) and not isinstance(count, bool) and len(cells) <= count <= 10**6):
+        count = len(cells)
     return ImportOutcome(errors, missing, forbidden=clean(raw.get("forbidden"), MAX_MESSAGE),
-                         output=clean(raw.get("output"), output_cap + len(TRUNCATED)), cell_errors=cells)
+                         output=clean(raw.get("output"), output_cap + len(TRUNCATED)), cell_errors=cells,
+                         cells_failed=count)
 
 
 def answers(raw: dict, case_id: str, nonce: str) -> bool:

@@ -90,3 +90,10 @@ def test_does_a_cell_calling_jupyters_display_run_as_in_jupyter(tmp_path):
     report = grade(tmp_path, ENGINE, "a = Value(2.0)\ndisplay(a, a * a)\nshown = True", NN, TRAIN)
     assert report.score == report.max_score
     assert not any("cell(s) of the notebook raised" in n for n in report.notes)
+
+
+def test_are_thousands_of_failing_cells_counted_and_only_the_first_listed(tmp_path):
+    report = grade(tmp_path, ENGINE, NN, TRAIN, *[f"raise ValueError('cell {i}')" for i in range(60)])
+    assert report.score == report.max_score
+    [note] = [n for n in report.notes if "ran too long" in n]
+    assert note.startswith("60 cell(s) of the notebook raised") and note.endswith("; and 57 more")
