@@ -11,7 +11,8 @@ leaves git clean.
   and with one bug: relu's derivative at exactly 0 taken as 1 (`>= 0`).
 - claude_shannon.ipynb: a Colab-style notebook holding the whole assignment in
   code cells, with a `!pip install micrograd` cell, `%matplotlib inline`, demo
-  cells and their saved outputs. Correct.
+  cells and their saved outputs, and a cell checking against PyTorch as the lecture
+  does (not run by the autograder: noted). Correct.
 """
 from __future__ import annotations
 
@@ -177,6 +178,16 @@ L.backward()
 print(L.data, a.grad, b.grad, c.grad, f.grad)
 '''
 
+TORCH_CELL = '''\
+# the same check in PyTorch, as in the lecture
+import torch
+a = torch.tensor([2.0], dtype=torch.double, requires_grad=True)
+b = torch.tensor([-3.0], dtype=torch.double, requires_grad=True)
+L = (a * b + 10.0) * -2.0
+L.backward()
+print(L.item(), a.grad.item(), b.grad.item())
+'''
+
 NN_CELL = '''\
 class Module:
 
@@ -287,13 +298,14 @@ def make_notebook(path: Path) -> None:
                               "applying the chain rule for that one operation."),
             code(ENGINE_CELL, 3),
             code(CHECK_CELL, 4, new_output("stream", name="stdout", text="-8.0 6.0 -4.0 -2.0 4.0\n")),
-            code("Value?", 5),
+            code(TORCH_CELL, 5, new_output("stream", name="stdout", text="-8.0 6.0 -4.0\n")),
+            code("Value?", 6),
             new_markdown_cell("## Part 2: a small neural net"),
-            code(NN_CELL, 6),
-            code(TRAIN_CELL, 7),
-            code(DEMO_CELL, 8,
+            code(NN_CELL, 7),
+            code(TRAIN_CELL, 8),
+            code(DEMO_CELL, 9,
                  new_output("stream", name="stdout", text="1.3121868429374926 0.0271843520983113\n"),
-                 new_output("execute_result", execution_count=8,
+                 new_output("execute_result", execution_count=9,
                             data={"text/plain": "[<matplotlib.lines.Line2D at 0x7f3b2c1d5e10>]"})),
             new_markdown_cell("The loss goes down, so I think backprop works!"),
         ],

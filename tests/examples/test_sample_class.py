@@ -205,3 +205,18 @@ def test_nan_and_strings_cost_points_without_crashing(reports):
     assert_loses(report, "train")
     assert all(c.status != "passed" for c in report.task("train").cases), _describe(report)
     assert_full(report, [t for t in ENGINE + NN if t != "exp"])
+
+
+def test_are_the_committed_zip_and_notebook_what_make_zips_writes_from_the_solutions(tmp_path):
+    """barbara_liskov.zip and claude_shannon.ipynb are made from solutions/ (make_zips.py): a change there must
+    reach them (the zip once still held an older nn.py)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_zips", SAMPLES.parent / "make_zips.py")
+    make_zips = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_zips)
+    make_zips.make_zip(tmp_path / "b.zip")
+    make_zips.make_notebook(tmp_path / "c.ipynb")
+    stale = [name for name, made in (("barbara_liskov.zip", "b.zip"), ("claude_shannon.ipynb", "c.ipynb"))
+             if (SAMPLES / name).read_bytes() != (tmp_path / made).read_bytes()]
+    assert not stale, f"run .venv/bin/python examples/make_zips.py: {stale} are out of date"
