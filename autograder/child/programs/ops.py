@@ -44,10 +44,11 @@ def _apply(spec, args):
 def _returned_none(spec):
     """"a.tanh() returned None, not a Value: does tanh end with `return out`?"."""
     written, method, reflected = _WRITTEN[spec["op"]]
-    left_number = "const" in spec and spec.get("const_side") == "left"
+    number = f"{spec['const']:g}" if "const" in spec else None
+    left_number = number is not None and spec.get("const_side") == "left"
     if left_number:
         method = reflected
-    expr = written.format(l="3" if left_number else "a", r="3" if "const" in spec and not left_number else "b",
+    expr = written.format(l=number if left_number else "a", r=number if number and not left_number else "b",
                           k=spec.get("k"))
     return f"{expr} returned None, not a Value: does {method} end with `return out`?"
 
