@@ -177,3 +177,18 @@ def test_does_a_loss_returned_as_a_number_say_to_return_the_value(tmp_path):
     assert mse.score == 0
     assert all("mse_loss returned" in c.message and "a number, not a Value: return the Value itself (not its .data)"
                in c.message for c in mse.cases)
+
+
+def test_does_a_training_loop_with_a_tqdm_progress_bar_run_every_step(tmp_path):
+    """tqdm is not installed where student code runs, and is a progress bar, not computation: `for k in
+    tqdm(range(steps))` runs every step, and the bar's own calls do nothing."""
+    root = solutions(tmp_path)
+    train = root / "micrograd" / "train.py"
+    source = train.read_text()
+    assert source.count("for _ in range(steps):") == 1
+    train.write_text("from tqdm.auto import tqdm, trange\nimport tqdm as progress\n" + source.replace(
+        "for _ in range(steps):", "for _ in tqdm(range(steps), desc='training'):") +
+        "\nwith progress.tqdm(total=3) as bar:\n    bar.update(1)\n    bar.set_postfix(loss=1.0)\n"
+        "assert list(trange(3)) == [0, 1, 2] and len(tqdm([5, 6])) == 2\n")
+    report = grade(root)
+    assert report.score == report.max_score, [(t.id, t.score) for t in report.tasks if t.score < t.max_score]

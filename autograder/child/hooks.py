@@ -49,8 +49,10 @@ class Unavailable:
 
 
 # Libraries a notebook imports to show things, never to compute: when they are not
-# there (no site-packages in the child), a stand-in that does nothing is imported.
-DISPLAY_ONLY = frozenset({"matplotlib", "graphviz", "IPython", "seaborn", "plotly", "ipywidgets"})
+# there (no site-packages in the child), a stand-in that does nothing is imported. tqdm's
+# progress bars (`for k in tqdm(range(steps))` in a training loop) show nothing, and the
+# loop they wrap runs as it is.
+DISPLAY_ONLY = frozenset({"matplotlib", "graphviz", "IPython", "seaborn", "plotly", "ipywidgets", "tqdm"})
 
 
 class DisplayStandIn:
@@ -62,7 +64,7 @@ class DisplayStandIn:
         return None
 
     def create_module(self, spec):
-        return _StandInModule(spec.name)
+        return (_ProgressModule if spec.name.partition(".")[0] == "tqdm" else _StandInModule)(spec.name)
 
     def exec_module(self, module):
         module.__path__ = []
@@ -71,6 +73,41 @@ class DisplayStandIn:
 class _StandInModule(types.ModuleType):
     def __getattr__(self, name):
         return getattr(_Nothing(), name)
+
+
+class _ProgressModule(types.ModuleType):
+    """tqdm, tqdm.auto, tqdm.notebook...: tqdm(iterable) and trange(n) iterate as the iterable and range(n) do."""
+
+    def __getattr__(self, name):
+        if name == "tqdm":
+            return _Bar
+        if name == "trange":
+            return lambda *args, **kwargs: _Bar(range(*args))
+        return getattr(_Nothing(), name)
+
+
+class _Bar:
+    """A progress bar that shows nothing: iterating it iterates what it wraps; anything else does nothing."""
+
+    def __init__(self, iterable=None, *args, **kwargs):
+        self.iterable = iterable
+
+    def __iter__(self):
+        return iter(self.iterable if self.iterable is not None else ())
+
+    def __len__(self):
+        return len(self.iterable) if self.iterable is not None else 0
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Nothing()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 class _Nothing:
