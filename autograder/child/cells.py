@@ -60,14 +60,15 @@ def run_cells(name, path, cells, describe, seconds=None):
                     if timer:
                         timer.stop()
             except CellStopped:
-                count += 1
-                if len(failed) < KEPT:
-                    failed.append(f"cell {number}: stopped after {time.monotonic() - started:.1f} s (grading "
-                                  "needs what your cells define, not a demo's run)")
+                said = (f"stopped after {time.monotonic() - started:.1f} s (grading needs what your cells define, "
+                        "not a demo's run)")
             except BaseException as exc:  # noqa: B036 - a cell's SystemExit is the student's too
-                count += 1
-                if len(failed) < KEPT:
-                    failed.append(f"cell {number}: {describe(exc)}")
+                said = describe(exc)
+            else:
+                continue
+            count += 1
+            if len(failed) < KEPT:
+                failed.append(f"cell {number}: {said}")
     finally:
         if timer:
             timer.close()
