@@ -38,6 +38,8 @@ class Op:
     kinks: tuple[float, ...] = ()  # inputs where the derivative is a convention (relu at 0: 0)
     activation: bool = False  # a neuron may use it: assignment.toml's `activation`
     label: str = ""        # a node's _op, where micrograd names it otherwise than the task ("ReLU")
+    method: str = ""       # binary: the Value's method for `a op 3` ("__add__"), and for `3 op a` ("__radd__")
+    reflected: str = ""
 
     def fits(self, v: float, k: float | None = None) -> bool:
         """Is v an input random cases may give this op (with exponent k for a power)?"""
@@ -64,9 +66,9 @@ def _relu(a: float) -> float:
 
 TABLE: tuple[Task, ...] = (
     Task("add", "the _backward of a + b", 5, "engine", "op",
-         Op("+", "binary", lambda a, b: a + b, lambda a, b: (1.0, 1.0))),
+         Op("+", "binary", lambda a, b: a + b, lambda a, b: (1.0, 1.0), method="__add__", reflected="__radd__")),
     Task("mul", "the _backward of a * b", 5, "engine", "op",
-         Op("*", "binary", lambda a, b: a * b, lambda a, b: (b, a))),
+         Op("*", "binary", lambda a, b: a * b, lambda a, b: (b, a), method="__mul__", reflected="__rmul__")),
     Task("pow", "the _backward of a ** k", 5, "engine", "op",
          Op("**", "power", lambda a, k: a ** k, lambda a, k: (k * a ** (k - 1),))),
     Task("tanh", "the _backward of tanh", 5, "engine", "op",

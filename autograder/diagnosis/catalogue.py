@@ -63,9 +63,10 @@ MESSAGES = MappingProxyType({
                             "`out._backward = _backward` (without that the node keeps the default, which does "
                             "nothing), and check that its body adds to the grads.",
     "number_not_wrapped": "a plain number reaches {op} as it is (as in `a {op} 3`), and a number has no .data: "
-                          "wrap it first, `other = other if isinstance(other, Value) else Value(other)`.",
-    "reflected_op_missing": "`3 {op} a` fails: Python asks the number first, then your Value's reflected method, "
-                            "which is missing: add it, returning `self {op} other`.",
+                          "wrap it first, `other = other if isinstance(other, Value) else Value(other)`; `3 {op} a` "
+                          "then works through `{reflected}` (`return self {op} other`).",
+    "reflected_op_missing": "`3 {op} a` fails: Python asks the number first, then your Value's `{reflected}`, which "
+                            "is missing: add `def {reflected}(self, other): return self {op} other`.",
     "seed_accumulates": "backward() seeds with `self.grad += 1`, so a second backward() starts from 2: set "
                         "`self.grad = 1`.",
     "backward_resets_grads": "backward() sets every grad in the graph to 0 first, so the leaves lose the grads "
@@ -172,15 +173,6 @@ _PER_TASK = {
     ("mlp", "wrong_activation"): "the layers' nonlin flags are wrong: every hidden layer has the activation, "
                                  "the last layer is linear (nonlin False for the last one only).",
 }
-for _task, _reflected in (("add", "__radd__"), ("mul", "__rmul__")):
-    _symbol = OPS[_task].symbol
-    _PER_TASK[(_task, "number_not_wrapped")] = (
-        f"a plain number reaches {_symbol} as it is (as in `a {_symbol} 3`), and a number has no .data: wrap it "
-        f"first, `other = other if isinstance(other, Value) else Value(other)`; `3 {_symbol} a` then works through "
-        f"`{_reflected}` (`return self {_symbol} other`).")
-    _PER_TASK[(_task, "reflected_op_missing")] = (
-        f"`3 {_symbol} a` fails: Python asks the number first, then your Value's `{_reflected}`, which is missing: "
-        f"add `def {_reflected}(self, other): return self {_symbol} other`.")
 _PRECEDENCE = {
     "tanh": "`1 - t**2 * out.grad` multiplies only t**2 by out.grad; write `(1 - t**2) * out.grad`.",
     "pow": "`self.data**other-1` is `(self.data**other) - 1`; write `self.data**(other - 1)`.",
@@ -192,4 +184,4 @@ def message(task: str, mistake: str) -> str:
     text = _PER_TASK.get((task, mistake)) or MESSAGES[mistake]
     op = OPS.get(task)
     return text.format(op=op.symbol if op else task, formula=FORMULA.get(task, ""),
-                       precedence=_PRECEDENCE.get(task, ""))
+                       precedence=_PRECEDENCE.get(task, ""), reflected=op.reflected if op else "")

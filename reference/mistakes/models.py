@@ -94,24 +94,21 @@ def unwrapped(task):
     return method
 
 
-# the operations a number may stand on either side of, and their reflected methods
-REFLECTED = {"add": ("__add__", "__radd__"), "mul": ("__mul__", "__rmul__")}
-
-
 def op_models(task) -> list[Model]:
     def model(id_, rule, variant=""):
         return Model(task, id_, variant, lambda: build_api(subclass(Value, rules={**Value.rules, task: rule})))
     models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task)),
               model("closure_does_nothing", lambda out, operands, k: None)]
-    if task in REFLECTED:
-        method, reflected = REFLECTED[task]
+    op = engine.OPS[task]
+    if op.form == "binary":  # a number may stand on either side
         models += [model("overwrites_grad", overwrites(task, only=0), "first"),
                    model("overwrites_grad", overwrites(task, only=1), "second"),
                    model("one_operand_only", only_operand(task, 0), "first"),
                    model("one_operand_only", only_operand(task, 1), "second"),
                    # the forward code: a number unwrapped (`a + 3` and `3 + a` both fail), or no `3 + a`
-                   Model(task, "number_not_wrapped", "", lambda: build_api(subclass(Value, **{method: unwrapped(task)}))),
-                   Model(task, "reflected_op_missing", "", lambda: build_api(subclass(Value, **{reflected: None})))]
+                   Model(task, "number_not_wrapped", "",
+                         lambda: build_api(subclass(Value, **{op.method: unwrapped(task)}))),
+                   Model(task, "reflected_op_missing", "", lambda: build_api(subclass(Value, **{op.reflected: None})))]
     specific = {
         "mul": [("swapped_operands", with_local(lambda d, o, k: (d[0], d[1])))],
         "pow": [("operator_precedence", pow_precedence)],
