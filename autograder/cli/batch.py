@@ -20,6 +20,7 @@ from autograder.batch.store import StoreError
 from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
 from autograder.report.numbers import show
+from autograder.report.summary import sandbox_levels
 
 SHOW_ERRORS = 10
 SHOW_RETEACH = 5
@@ -82,7 +83,7 @@ def _print_summary(console: Console, result: BatchResult) -> None:
     table.add_row("graded", str(s["graded"]))
     table.add_row("could not be graded", f"[red]{s['ungradable']}[/red]" if s["ungradable"] else "0")
     table.add_row("mean score", f"{show(s['mean'])} / {show(s['max_score'])}" if s["mean"] is not None else "–")
-    table.add_row("sandbox", escape(", ".join(f"{level} ({n})" for level, n in s["sandbox"].items())))
+    table.add_row("sandbox", escape(sandbox_levels(s)))
     console.print(table)
     for note in s["sandbox_notes"]:
         console.print(f"[dim]note: {escape(note)}[/dim]", soft_wrap=True)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import io
 import statistics
+from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
@@ -56,7 +57,7 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "histogram": histogram(scores, max_score),
         "intake": list(intake),
         "diagnoses": diagnoses(reports),
-        "sandbox": {level: sum(r.sandbox == level for r in reports) for level in sorted({r.sandbox for r in reports})},
+        "sandbox": dict(sorted(Counter(r.sandbox for r in reports).items())),
         "sandbox_notes": sorted({n for r in reports for n in r.sandbox_notes}),
     }
 
@@ -126,8 +127,13 @@ def number_rows(summary: dict) -> list[tuple[str, object]]:
     if summary["late"] is not None:
         rows.append(("handed in late", summary["late"]))
     if summary.get("sandbox"):
-        rows.append(("graded in the sandbox", ", ".join(f"{level} ({n})" for level, n in summary["sandbox"].items())))
+        rows.append(("graded in the sandbox", sandbox_levels(summary)))
     return rows
+
+
+def sandbox_levels(summary: dict) -> str:
+    """'bubblewrap (11), none (1)': the levels the class was graded in, and how many each."""
+    return ", ".join(f"{level} ({n})" for level, n in summary["sandbox"].items())
 
 
 PASS_RATE = "Pass rate: the share of submissions that passed every case of the task that counts there."
