@@ -84,6 +84,7 @@ def _task(task: TaskResult) -> dict:
         "hidden": hidden,
         "hidden_passed": hidden.count("passed"),
         "hidden_failed": hidden.count("failed"),
+        "hidden_waived": hidden.count("waived"),
     }
 
 
