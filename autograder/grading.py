@@ -107,7 +107,7 @@ CELLS_LISTED = 3
 def _import_notes(imports) -> tuple[str, ...]:
     # a single-file submission is three modules of one file: say its error once
     notes = tuple(dict.fromkeys(message for message in imports.errors.values() if message))
-    failed, count = imports.cell_errors, max(imports.cells_failed, len(imports.cell_errors))
+    failed, count = imports.cell_errors, imports.cells_failed  # parse_import keeps count >= len(failed)
     if failed:
         more = f"; and {count - CELLS_LISTED} more" if count > CELLS_LISTED else ""
         notes += (f"{count} cell(s) of the notebook raised or ran too long, and the cells after each ran on, "
