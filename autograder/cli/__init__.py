@@ -10,6 +10,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
+from autograder.cli import mistakes
 from autograder.errors import ExitCode, KitError, UserError
 from autograder.tasks import TASK_IDS
 
@@ -41,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.commands = sub.choices  # name -> its parser, to say a mistake as that subcommand sees it
 
     ex = sub.add_parser("exercises", help="write exercises/ from solutions/, or check they match")
     ex.add_argument("--check", action="store_true", help="write nothing; exit 1 if exercises/ differs")
@@ -122,7 +124,7 @@ def _handout(args) -> int:
         files = editions.edition("handout").write(args.out, rubric=rubric)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
+    print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
     if is_public_seed(rubric.hidden_seed):
         print(f"warning: the hidden seed is {'not set' if rubric.hidden_seed is None else 'the kit’s public default'}"
               f" ({rubric.source}): anyone with the kit can regenerate your hidden cases. Set hidden_seed in "
@@ -142,8 +144,12 @@ def _export(args) -> int:
                                                      hidden_visibility=args.hidden_visibility)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(f"Wrote the {args.edition} edition to {args.dest} ({len(files)} files).")
+    print(f"Wrote the {args.edition} edition to {args.dest} ({_files(files)}).")
     return 0
+
+
+def _files(files: list) -> str:
+    return f"{len(files)} file" + ("" if len(files) == 1 else "s")
 
 
 def _add_grading_flags(p: argparse.ArgumentParser) -> None:
@@ -174,9 +180,13 @@ def _grade(args) -> int:
 
 def _check(args) -> int:
     from autograder.grading import grade_path  # keeps `autograder exercises` light
+    from autograder.submission import holds_nothing
 
     if not args.path.exists():
         raise UsageError(f"{args.path}: no such file or folder")
+    if holds_nothing(args.path):  # as `grade EMPTY --out X` says it: nothing to grade is not a grade of 0
+        raise UsageError(f"no submission found in {args.path if args.path.name else args.path.resolve()}: no micrograd/, engine.py, nn.py, train.py, "
+                         "other .py or .ipynb in it; give the folder that holds the work")
     graphs = getattr(args, "graph", None)
     if graphs is not None and graphs.exists() and not graphs.is_dir():
         raise UsageError(f"--graph {graphs}: not a folder")
@@ -241,9 +251,17 @@ def _exercises(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     try:
+        if extra:  # said as the subcommand sees it, not with the top-level usage
+            raise UsageError(mistakes.unknown_arguments(args.command, parser.commands[args.command], extra))
         return int(args.run(args))
+    except ModuleNotFoundError as err:  # run by a Python without the kit's dependencies (rich, jinja2, ...)
+        missing = mistakes.missing_dependency(err, args.command)
+        if missing is None:
+            raise
+        print(f"autograder: {missing}", file=sys.stderr)
+        return ExitCode.USAGE_ERROR
     except UserError as err:  # every user's mistake, wherever it was found: one line
         print(f"autograder: {err}", file=sys.stderr)
         return ExitCode.USAGE_ERROR

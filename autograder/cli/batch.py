@@ -47,7 +47,8 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
             for problem in found.problems:
                 errors.print(f"[yellow]note:[/yellow] {escape(problem)}", soft_wrap=True)
             if not found.entries:
-                return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}")
+                return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}: give the folder (or "
+                                      "the LMS's download, a .zip) that holds the class's work")
             errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
             kwargs = {} if workers is None else {"workers": workers}
             result = grade_batch(found.entries, out, rubric=rubric, regrade=regrade, grade_one=grade_one,
