@@ -40,10 +40,10 @@ def _print_waiting(console: Console, report: Report, verbose: bool) -> None:
     needed = sorted({n for t in waiting for c in t.cases if not c.counted for n in c.charged_to})
     through = " and ".join(needed) or "a task they need"
     n = sum(t.waived for t in waiting)
-    console.print(f"[dim]note: {_and(t.id for t in waiting)} {'passes' if len(waiting) == 1 else 'pass'}, but "
-                  f"{n} of {'its' if len(waiting) == 1 else 'their'} end-to-end case{'s' * (n != 1)} "
-                  f"{'fail' if n != 1 else 'fails'} through {through}, which fails its own cases: "
-                  f"{'they count' if n != 1 else 'it counts'} once {through} passes"
+    one, many = len(waiting) == 1, n != 1
+    console.print(f"[dim]note: {_and(t.id for t in waiting)} {'passes' if one else 'pass'}, but {n} of "
+                  f"{'its' if one else 'their'} end-to-end cases {'fail' if many else 'fails'} through {through}, "
+                  f"which fails its own cases: {'they count' if many else 'it counts'} once {through} passes"
                   f"{'' if verbose else ' (--verbose shows them)'}[/dim]", soft_wrap=True)
 
 
@@ -98,9 +98,10 @@ def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
         _print_output(console, "your code printed:", case.output, "      ")
     failing = sum(n for case, n in problems[len(shown):] if case.counted)
     waived = sum(n for case, n in problems[len(shown):] if not case.counted)
-    more = [f"{failing} more failing case{'s' * (failing != 1)}"] * bool(failing) + [f"{waived} not counted here"] * bool(waived)
+    more = " and ".join(part for part in (f"{failing} more failing case{'s' * (failing != 1)}" if failing else "",
+                                          f"{waived} not counted here" if waived else "") if part)
     if more:
-        console.print(f"  [dim]… and {' and '.join(more)} (--verbose shows {'it' if failing + waived == 1 else 'them'})[/dim]")
+        console.print(f"  [dim]… and {more} (--verbose shows {'it' if failing + waived == 1 else 'them'})[/dim]")
 
 
 def _print_output(console: Console, heading: str, output: str, indent: str) -> None:

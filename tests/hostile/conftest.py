@@ -1,4 +1,5 @@
-"""The hostile corpus: its outcome table (score / honest score / sandbox / left behind) in the terminal summary."""
+"""The hostile corpus: its outcome table (score / honest score / sandbox / left behind) in the terminal summary,
+when asked for (`-v`) or when a test failed."""
 from __future__ import annotations
 
 import pytest
@@ -16,6 +17,6 @@ def hostile_summary(request: pytest.FixtureRequest):
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     text = config.stash.get(SUMMARY_KEY, None)
-    if text:
+    if text and (config.get_verbosity() > 0 or exitstatus != 0):
         terminalreporter.section("hostile corpus: one batch")
         terminalreporter.write_line(text)
