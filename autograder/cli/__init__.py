@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from autograder import paths
-from autograder.config import ConfigError, load_rubric
+from autograder.config import ConfigError, Rubric, load_rubric, require_installed
 from autograder.cli import mistakes
 from autograder.errors import ExitCode, KitError, UserError
 from autograder.tasks import TASK_IDS
@@ -120,7 +120,7 @@ def _handout(args) -> int:
     from autograder.config import is_public_seed
 
     try:
-        rubric = load_rubric(args.config)
+        rubric = _instructors_rubric(args)
         files = editions.edition("handout").write(args.out, rubric=rubric)
     except ConfigError as err:
         raise UsageError(str(err)) from None
@@ -139,13 +139,22 @@ def _export(args) -> int:
     if args.edition not in names:
         raise UsageError(f"no edition {args.edition!r}: the kit writes " + (", ".join(names) or "none yet"))
     try:
-        rubric = load_rubric(args.config)
+        rubric = _instructors_rubric(args)
         files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment,
                                                      hidden_visibility=args.hidden_visibility)
     except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the {args.edition} edition to {args.dest} ({_files(files)}).")
     return 0
+
+
+def _instructors_rubric(args) -> Rubric:
+    """The rubric as grading and the editions use it: the packages it allows are installed here."""
+    from autograder.runner.packages import not_installed
+
+    rubric = load_rubric(args.config)
+    require_installed(rubric, not_installed)
+    return rubric
 
 
 def _files(files: list) -> str:
@@ -171,10 +180,7 @@ def _grade(args) -> int:
     if args.task or args.format != "text":
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
     run_batch_command = _instructors("grade --out").run_batch_command
-    try:
-        rubric = load_rubric(args.config)
-    except ConfigError as err:
-        raise UsageError(str(err)) from None
+    rubric = _instructors_rubric(args)
     return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric)
 
 
@@ -191,7 +197,7 @@ def _check(args) -> int:
     if graphs is not None and graphs.exists() and not graphs.is_dir():
         raise UsageError(f"--graph {graphs}: not a folder")
     try:
-        rubric = load_rubric(args.config)
+        rubric = _instructors_rubric(args) if args.include_hidden else load_rubric(args.config)
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:
         raise UsageError(str(err)) from None

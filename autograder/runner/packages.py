@@ -48,6 +48,12 @@ def package_paths(names: tuple[str, ...], dirs: tuple[str, ...] | None = None) -
     return tuple(dict.fromkeys(found))
 
 
+def not_installed(names: Iterable[str]) -> list[str]:
+    """The names among `names` that the grader's installation has no package for."""
+    dirs = site_dirs()
+    return [name for name in names if PathFinder.find_spec(name, dirs) is None]
+
+
 def others_can_read(path: str) -> bool:
     """Can a user with no rights of its own (uid 65534: the "uid" level) read path and go through
     every folder above it?"""

@@ -189,3 +189,16 @@ def test_does_check_json_name_the_mistake_in_its_task_only():
     named = {t["id"]: t["diagnosis"] for t in report["tasks"]}
     assert [d["id"] for d in named.pop("relu")] == ["relu_gradient_at_zero"]
     assert all(d == [] for d in named.values())
+
+
+@pytest.mark.parametrize("toml, words", [
+    ('forbidden_imports = "torch"\n', "forbidden_imports must be a list of package names"),
+    ('allowed_imports = ["notapkg"]\n', "allowed_imports names 'notapkg', which is not installed here"),
+])
+def test_does_grade_refuse_a_rubric_of_the_wrong_type_or_an_unknown_package_in_one_line(tmp_path, toml, words):
+    (tmp_path / "assignment.toml").write_text(toml + "hidden_seed = 12345\n")
+    done = autograder("grade", str(KIT_ROOT / "solutions"), "--task", "add", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("autograder: ") and "assignment.toml: " in lines[0]
+    assert words in lines[0]
