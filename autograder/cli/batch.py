@@ -108,6 +108,15 @@ def _print_summary(console: Console, result: BatchResult) -> None:
         console.print(f"{len(result.retryable)} of them crashed the grading itself: "
                       "run the same command again to retry them.")
     w = result.written
+    if w.removed:
+        gone = sorted({Path(rel).stem for rel in w.removed})
+        console.print(escape(f"Removed the reports and feedback pages of {len(gone)} student(s) graded here before "
+                             f"and not in this run: {', '.join(gone[:SHOW_ERRORS])}"
+                             + (" …" if len(gone) > SHOW_ERRORS else "")), soft_wrap=True)
+    if w.kept:
+        console.print(escape(f"note: kept {len(w.kept)} file(s) in reports/ and feedback/ that are of no student in "
+                             f"this run and that the kit did not write as they are: {', '.join(w.kept[:SHOW_ERRORS])}"
+                             + (" …" if len(w.kept) > SHOW_ERRORS else "")), soft_wrap=True)
     for line in (f"\nWrote gradebook to {w.gradebook}",
                  f"Wrote reports to {w.reports}{os.sep} and feedback pages to {w.feedback}{os.sep}",
                  f"Wrote class summary to {w.summary_html}, {w.summary_md.name}, {w.summary_json.name} and "
