@@ -202,3 +202,10 @@ def test_does_grade_refuse_a_rubric_of_the_wrong_type_or_an_unknown_package_in_o
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("autograder: ") and "assignment.toml: " in lines[0]
     assert words in lines[0]
+
+
+def test_does_an_export_of_one_file_say_1_file(tmp_path):
+    done = autograder("export", "gradescope", str(tmp_path / "hw1.zip"), cwd=tmp_path,
+                      env_extra={"AUTOGRADER_HIDDEN_SEED": "24680"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("(1 file).")
