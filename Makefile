@@ -59,9 +59,11 @@ run: setup
 	@echo "Open $(SAMPLE_OUT)/summary.html to see how the class did, and"
 	@echo "$(SAMPLE_OUT)/feedback/alan_turing.html to see what a student receives."
 
+# the tests on every core (pytest-xdist), a test file per worker: a file's module fixtures (a course
+# built with nbgrader, a handout's venv) are built once
 test: setup
 	$(PY) -m autograder exercises --check
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 benchmark: setup
 	$(PY) benchmarks/bench_reference.py
