@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import Iterable
 
 from autograder import __version__
-from autograder.batch.executors import ExecutorError
 from autograder.batch.pool import WORKER_DIED, Job, OnDone
 from autograder.batch.worker import GradeOne, grade_job, rubric_fields
 from autograder.config import Rubric
+from autograder.errors import UserError
 
-IN_FLIGHT_PER_THREAD = 4  # jobs handed to the scheduler ahead of time, per worker thread
+IN_FLIGHT_PER_THREAD = 4
+
+
+class ClusterError(UserError):
+    """A cluster that can't grade: no scheduler there, no workers, another kit version. One line."""  # jobs handed to the scheduler ahead of time, per worker thread
 
 
 @dataclass(frozen=True)
@@ -48,21 +52,21 @@ def _connect(address: str):
     try:
         from distributed import Client
     except ImportError:
-        raise ExecutorError("--executor dask:// needs dask.distributed: pip install 'backprop-kit[dask]'") from None
+        raise ClusterError("--executor dask:// needs dask.distributed: pip install 'backprop-kit[dask]'") from None
     target = "tcp://" + address.split("://", 1)[1]
     try:
         return Client(target, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError) as err:
-        raise ExecutorError(f"--executor {address}: no dask scheduler answers there ({err})") from None
+        raise ClusterError(f"--executor {address}: no dask scheduler answers there ({err})") from None
 
 
 def _check_workers(client, address: str) -> None:
     versions = client.run(kit_version)
     if not versions:
-        raise ExecutorError(f"--executor {address}: the cluster has no workers")
+        raise ClusterError(f"--executor {address}: the cluster has no workers")
     wrong = sorted(w for w, v in versions.items() if v != __version__)
     if wrong:
-        raise ExecutorError(f"--executor {address}: worker(s) {', '.join(wrong)} run another version of the kit "
+        raise ClusterError(f"--executor {address}: worker(s) {', '.join(wrong)} run another version of the kit "
                             f"than this one ({__version__}); install the same on every worker")
 
 

@@ -22,6 +22,7 @@ from autograder.batch.shard_run import ShardResult, grade_shard
 from autograder.batch.store import StoreError
 from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
+from autograder.errors import UserError
 from autograder.report.numbers import show
 from autograder.report.summary import sandbox_levels
 
@@ -66,7 +67,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
                 return _shard_done(console, grade_shard(found.entries, out, shard=part, **kwargs))
             errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
             result = grade_batch(found.entries, out, **kwargs)
-    except (BatchInputError, StoreError, ConfigError, ExecutorError) as err:
+    except (BatchInputError, StoreError, ConfigError, UserError) as err:
         return _usage(errors, str(err))
     except BatchInterrupted:
         return 130  # grade_batch said what is kept and how to resume

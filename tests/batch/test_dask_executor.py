@@ -7,7 +7,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 
-from autograder.batch.dask_executor import DaskCluster, pack  # noqa: E402
+from autograder.batch.dask_executor import ClusterError, DaskCluster, pack  # noqa: E402
 from autograder.batch.executors import ExecutorError, LOCAL, executor_from  # noqa: E402
 from autograder.batch.pool import WORKER_DIED  # noqa: E402
 from autograder.batch.run import grade_batch  # noqa: E402
@@ -58,7 +58,7 @@ def test_does_a_submission_that_kills_its_dask_worker_get_a_row_and_the_others_t
 
 def test_is_a_cluster_that_does_not_answer_one_line(tmp_path):
     entries = [entry("ana", submission(tmp_path / "in", "ana"))]
-    with pytest.raises(ExecutorError, match="no dask scheduler answers"):
+    with pytest.raises(ClusterError, match="no dask scheduler answers"):
         grade_batch(entries, tmp_path / "out", rubric=RUBRIC, grade_one=grade_fake, progress=False,
                     executor=DaskCluster("dask://127.0.0.1:9"))
 
