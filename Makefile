@@ -28,7 +28,7 @@ $(VENV)/.installed: pyproject.toml
 	    torch.__version__, 'came from the index pip is configured with:', 'the CPU build' if torch.version.cuda is None \
 	    else 'a CUDA build (make clean setup where that index is reachable gives the CPU one)')"; \
 	fi
-	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks]'   # notebooks: otter-grader, nbgrader
+	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks,dask]'   # notebooks: otter-grader, nbgrader; dask: --executor
 	touch $@
 
 # bubblewrap gives student code no network, a private /tmp and a narrow view of
