@@ -204,8 +204,9 @@ def _check(args) -> int:
     if not args.path.exists():
         raise UsageError(f"{args.path}: no such file or folder")
     if holds_nothing(args.path):  # as `grade EMPTY --out X` says it: nothing to grade is not a grade of 0
-        raise UsageError(f"no submission found in {args.path if args.path.name else args.path.resolve()}: no micrograd/, engine.py, nn.py, train.py, "
-                         "other .py or .ipynb in it; give the folder that holds the work")
+        where = args.path if args.path.name else args.path.resolve()
+        raise UsageError(f"no submission found in {where}: no micrograd/, engine.py, nn.py, train.py, other .py "
+                         "or .ipynb in it; give the folder that holds the work")
     graphs = getattr(args, "graph", None)
     if graphs is not None and graphs.exists() and not graphs.is_dir():
         raise UsageError(f"--graph {graphs}: not a folder")
