@@ -270,14 +270,14 @@ def _exercises(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args, extra = parser.parse_known_args(argv)
     try:
+        parser = _parser()  # in it: the instructor's subcommands, whose modules import rich
+        args, extra = parser.parse_known_args(argv)
         if extra:  # said as the subcommand sees it, not with the top-level usage
             raise UsageError(mistakes.unknown_arguments(args.command, parser.commands[args.command], extra))
         return int(args.run(args))
     except ModuleNotFoundError as err:  # run by a Python without the kit's dependencies (rich, jinja2, ...)
-        missing = mistakes.missing_dependency(err, args.command)
+        missing = mistakes.missing_dependency(err, next((a for a in (argv or sys.argv[1:]) if a[:1] != "-"), ""))
         if missing is None:
             raise
         print(f"autograder: {missing}", file=sys.stderr)
