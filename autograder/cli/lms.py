@@ -1,9 +1,11 @@
-"""`autograder lms canvas|moodle OUT ...`: the grade files an LMS imports, from a grade output folder."""
+"""`autograder lms canvas|moodle OUT ...`: the grade files an LMS imports, from a grade output folder;
+`autograder lms push|jwk`: the scores straight into the LMS by LTI 1.3 (lms_push.py)."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from autograder.cli import lms_push
 from autograder.errors import ExitCode
 from autograder.lms.canvas import canvas_import
 from autograder.lms.graded import LmsError, read_graded
@@ -11,7 +13,7 @@ from autograder.lms.moodle import moodle_import
 
 
 def add_parser(sub) -> None:
-    lms = sub.add_parser("lms", help="grade files Canvas or Moodle import, from a `grade --out` folder")
+    lms = sub.add_parser("lms", help="grades for Canvas or Moodle: files to import, or pushed by LTI 1.3")
     which = lms.add_subparsers(dest="lms", required=True, metavar="LMS")
     canvas = which.add_parser("canvas", help="OUT/canvas-import.csv: your Canvas gradebook export, this assignment filled")
     canvas.add_argument("out", type=Path, help="the folder `autograder grade ... --out` wrote")
@@ -22,6 +24,7 @@ def add_parser(sub) -> None:
     moodle.add_argument("--worksheet", type=Path, required=True,
                         help="the assignment's offline grading worksheet (Download grading worksheet)")
     lms.set_defaults(run=run)
+    lms_push.add_parsers(which)
     for p in (canvas, moodle):
         p.add_argument("--percent", action="store_true", help="write percentages instead of points")
         p.add_argument("--late-penalty", type=float, default=0.0, metavar="PERCENT",
