@@ -109,7 +109,7 @@ INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.ed
 
 # the editions `export` writes (the folder handout has its own command); kept here, not imported
 # from editions/, so that `--help` works in a student's handout, which ships no editions
-EDITION_NAMES = ("otter", "nbgrader", "gradescope")
+EDITION_NAMES = ("otter", "nbgrader", "gradescope", "prairielearn")
 
 
 def _handout(args) -> int:
