@@ -54,13 +54,13 @@ def run_push(args: argparse.Namespace) -> int:
         print(refusal.line)
         print(f"nothing was sent; the next push sends all {len(graded)} scores")
         return ExitCode.FAILED
-    verb = "would send" if args.dry_run else "sent"
-    item = result.lineitem or f"a new line item tagged {platform.tag!r} (would be created)"
-    print(f"{'Dry run: ' if args.dry_run else ''}line item {item}{' (created)' if result.created else ''}, "
-          f"scores out of {show(result.score_maximum)}")
+    verb = "would be sent" if args.dry_run else "sent"
+    item = (f"line item {result.lineitem}{' (created)' if result.created else ''}" if result.lineitem
+            else f"a new line item tagged {platform.tag!r} would be created")
+    print(f"{'Dry run, nothing sent: ' if args.dry_run else ''}{item}; scores out of {show(result.score_maximum)}")
     for g in result.sent:
         body = result.bodies[g.student]
-        print(f"{verb}: {g.student}: {show(body['scoreGiven'])}/{show(body['scoreMaximum'])}"
+        print(f"{'would send' if args.dry_run else 'sent'}: {g.student}: {show(body['scoreGiven'])}/{show(body['scoreMaximum'])}"
               + (f" — {body['comment']}" if args.dry_run else ""))
     print(f"{len(result.sent)} {verb}, {len(result.unchanged)} unchanged since the last push (not sent again)")
     late = [g.student for g in result.sent if g.late]
@@ -68,6 +68,9 @@ def run_push(args: argparse.Namespace) -> int:
         how = (f"{args.late_penalty:g}% taken off" if args.late_penalty
                else "flagged, not penalised; --late-penalty PERCENT takes points off")
         print(f"late ({how}): {', '.join(late)}")
+    errors = [g.student for g in result.sent if g.status == "error"]
+    if errors:
+        print(f"could not be graded (their score is what the report says, usually 0: read it): {', '.join(errors)}")
     for g, why in result.unmatched:
         print(f"not sent: {g.student}: {why}")
     for g, why in result.refused:

@@ -10,19 +10,30 @@ from autograder.lms.graded import Graded
 from autograder.report.numbers import show
 
 
-def lost_points(out: Path, g: Graded) -> list[str]:
-    """"mul 3/5" for each task below full marks, from OUT/reports/<student>.json ([] when unreadable)."""
+def _tasks(out: Path, g: Graded) -> list[dict]:
+    """The tasks of OUT/reports/<student>.json ([] when unreadable)."""
     try:
         tasks = json.loads((Path(out) / REPORTS / f"{g.student}.json").read_text(encoding="utf-8"))["tasks"]
-        return [f"{t['id']} {show(t['score'])}/{show(t['max_score'])}" for t in tasks if t["score"] < t["max_score"]]
+        return [t for t in tasks if isinstance(t, dict) and {"id", "score", "max_score"} <= set(t)]
     except (OSError, ValueError, KeyError, TypeError):
         return []
+
+
+def lost_points(out: Path, g: Graded) -> list[str]:
+    """"mul 3/5" for each task below full marks."""
+    return [f"{t['id']} {show(t['score'])}/{show(t['max_score'])}" for t in _tasks(out, g) if t["score"] < t["max_score"]]
+
+
+def report_tasks(out: Path, g: Graded) -> int:
+    return len(_tasks(out, g))
 
 
 def short_comment(out: Path, g: Graded) -> str:
     text = f"backprop-kit: {show(g.score)}/{show(g.max_score)}."
     short = lost_points(out, g)
-    if short:
+    if short and len(short) == report_tasks(out, g):
+        text += f" Points lost in all {len(short)} tasks."
+    elif short:
         text += " Points lost in: " + ", ".join(short) + "."
     if g.error:
         text += f" {g.error}"

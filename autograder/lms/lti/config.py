@@ -64,6 +64,9 @@ def load_platform(path: Path) -> Platform:
     kit = str(s.get("kit", "lms_id"))
     if kit not in KIT_KEYS:
         raise LmsError(f"{path}: [students] kit must be one of {', '.join(KIT_KEYS)}, not {kit!r}")
+    if str(s["member"]).startswith(("message:", "custom:")) and not _optional(c, "resource_link_id"):
+        raise LmsError(f"{path}: [students] member {s['member']} is in the members' message section, which the "
+                       "platform gives only with [course] resource_link_id: add it")
     maximum = a.get("score_maximum")
     if maximum is not None and (not isinstance(maximum, (int, float)) or maximum <= 0):
         raise LmsError(f"{path}: [assignment] score_maximum must be a positive number")

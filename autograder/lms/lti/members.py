@@ -2,24 +2,27 @@
 
 The LTI user id (`user_id`, the launch's `sub`) is the platform's opaque id, not the id in the LMS's
 download names, so a student is found by the field PLATFORM.toml names: a member's
-`lis_person_sourcedid` (the SIS id), `email`, `user_id`, or `custom:NAME` (a custom launch parameter
-the platform reports per member when asked with the resource link, e.g. Canvas's
-canvas_user_id=$Canvas.user.id). The kit's side is the LMS id in the download's names, or the kit's
-id as is, through the optional roster CSV (student,value) when the two differ.
+`lis_person_sourcedid` (the SIS id), `email`, `user_id`; `message:CLAIM`, a claim of the member's
+message section, which the platform gives when asked with a resource link id (Canvas:
+`message:https://www.instructure.com/canvas_user_id`, the Canvas user id of the download's names); or
+`custom:NAME`, a custom launch parameter in that section. The kit's side is the LMS id in the
+download's names (`kit = "lms_id"`) or the kit's id as is (`kit = "student"`), looked up in the
+optional roster when the two differ: a CSV whose header is followed by key,value rows, or Moodle's
+grading worksheet itself (Participant N -> its "Email address").
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.files import UnreadableText, read_utf8
 from autograder.lms.graded import Graded, LmsError
 from autograder.lms.lti.config import Platform
+from autograder.lms.moodle import IDENTIFIER, PARTICIPANT
+from autograder.lms.table import read_table
 
 CUSTOM_CLAIM = "https://purl.imsglobal.org/spec/lti/claim/custom"
 INACTIVE = ("Inactive", "Deleted")
-ROSTER_BYTES = 16 * 2**20
+LMS_SOURCES = ("canvas", "moodle")   # downloads whose names carry the LMS's id of the student
 
 
 @dataclass
@@ -30,24 +33,23 @@ class Matched:
 
 def member_value(member: dict, field_name: str) -> str | None:
     """The member's value of the field PLATFORM.toml matches by, as text (None: it has none)."""
-    if field_name.startswith("custom:"):
+    kind, _, name = field_name.partition(":")
+    if kind in ("custom", "message") and name:
         messages = member.get("message") or []
-        messages = [messages] if isinstance(messages, dict) else messages
-        for message in messages:
-            custom = message.get(CUSTOM_CLAIM) or {}
-            if field_name[len("custom:"):] in custom:
-                return str(custom[field_name[len("custom:"):]]).strip()
+        for message in [messages] if isinstance(messages, dict) else messages:
+            claims = (message.get(CUSTOM_CLAIM) or {}) if kind == "custom" else message
+            if claims.get(name) not in (None, ""):
+                return str(claims[name]).strip()
         return None
     value = member.get(field_name)
     return str(value).strip() if value not in (None, "") else None
 
 
-def kit_value(g: Graded, platform: Platform, roster: dict[str, str] | None) -> str | None:
-    if roster is not None:
-        return roster.get(g.student)
+def kit_key(g: Graded, platform: Platform) -> str | None:
+    """The kit's side: the student's id as is, or the LMS id its download's names gave it."""
     if platform.kit == "student":
         return g.student
-    lms_id = g.lms_id(g.source)
+    lms_id = g.lms_id(g.source) if g.source in LMS_SOURCES else None
     return str(lms_id) if lms_id is not None else None
 
 
@@ -60,11 +62,14 @@ def match(graded: list[Graded], members: list[dict], platform: Platform) -> Matc
             index.setdefault(value, []).append(str(member["user_id"]))
     result = Matched()
     for g in graded:
-        value = kit_value(g, platform, roster)
+        key = kit_key(g, platform)
+        value = roster.get(key) if roster is not None and key is not None else key
         users = index.get(value, []) if value is not None else []
-        if value is None:
-            where = "the roster" if roster is not None else "its id (no LMS id in the download's names)"
-            result.unmatched.append((g, f"nothing in {where} to find it by"))
+        if key is None:
+            result.unmatched.append((g, "no LMS id in its name (not from a Canvas or Moodle download): "
+                                        "match it with kit = \"student\" and a roster"))
+        elif value is None:
+            result.unmatched.append((g, f"{key} is not in the roster {platform.roster}"))
         elif not users:
             result.unmatched.append((g, f"no active member of the course has {platform.member} {value}"))
         elif len(users) > 1:
@@ -78,12 +83,17 @@ def match(graded: list[Graded], members: list[dict], platform: Platform) -> Matc
 
 
 def read_roster(path: Path) -> dict[str, str]:
-    """student,value pairs (a header row "student,..." is skipped)."""
-    try:
-        rows = list(csv.reader(read_utf8(path, max_bytes=ROSTER_BYTES).lstrip("\ufeff").splitlines()))
-    except (UnreadableText, OSError) as err:
-        raise LmsError(f"{path}: can't read the roster ({err})") from None
-    pairs = [r for r in rows if len(r) >= 2 and r[0].strip() and r[0].strip().lower() != "student"]
+    """key -> value: the rows after a header, or Moodle's grading worksheet (participant number -> email)."""
+    table = read_table(path, "a roster (a header, then key,value rows) or Moodle's grading worksheet")
+    ident, email = table.column(IDENTIFIER), table.column("Email address")
+    if ident is not None and email is not None:
+        rows = [(r[ident].strip()[len(PARTICIPANT):], r[email]) for r in table.rows[1:]
+                if r[ident].strip().startswith(PARTICIPANT)]
+    elif len(table.header) >= 2:
+        rows = [(r[0], r[1]) for r in table.rows[1:]]
+    else:
+        rows = []
+    pairs = {key.strip(): value.strip() for key, value in rows if key.strip() and value.strip()}
     if not pairs:
-        raise LmsError(f"{path}: no student,value rows in the roster")
-    return {r[0].strip(): r[1].strip() for r in pairs}
+        raise LmsError(f"{path}: no key,value rows after its header: not a roster the kit can use")
+    return pairs

@@ -16,27 +16,29 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from lms_class import canvas_download, graded_class  # noqa: E402
+from lms_class import canvas_download, graded_class, moodle_download  # noqa: E402
 from lti_platform import CLIENT_ID, DEPLOYMENT_ID, ISSUER, RESOURCE_LINK, Platform  # noqa: E402
 
 from autograder.cli import main  # noqa: E402
 from autograder.lms.graded import read_graded  # noqa: E402
 from autograder.lms.lti.service import public_jwk  # noqa: E402
 
-# the course: Canvas user ids (the download's) reach the tool as a custom parameter; user_id is the LTI sub
+# the course as Canvas's NRPS gives it (developerdocs.instructure.com, Names and Role): the Canvas user id
+# of the download's names only in the message section, with the resource link (rlid); user_id is the LTI sub
+CANVAS_ID = "https://www.instructure.com/canvas_user_id"
 MEMBERS = [
     {"user_id": "a6b1-mary", "name": "Mary O'Brien", "lis_person_sourcedid": "s1", "status": "Active",
      "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
-     "message": [{"https://purl.imsglobal.org/spec/lti/claim/custom": {"canvas_user_id": "1001"}}]},
+     "message": [{CANVAS_ID: 1001}]},
     {"user_id": "c3d2-bob", "name": "Bob Lee", "lis_person_sourcedid": "s2",
      "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
-     "message": [{"https://purl.imsglobal.org/spec/lti/claim/custom": {"canvas_user_id": "1002"}}]},
+     "message": [{CANVAS_ID: 1002}]},
     {"user_id": "e5f3-zoe", "name": "Zoë Müller", "lis_person_sourcedid": "s3",
      "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
-     "message": [{"https://purl.imsglobal.org/spec/lti/claim/custom": {"canvas_user_id": "1003"}}]},
+     "message": [{CANVAS_ID: 1003}]},
     {"user_id": "0000-teacher", "name": "Ghost Student", "lis_person_sourcedid": "t1",
      "roles": ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"],
-     "message": [{"https://purl.imsglobal.org/spec/lti/claim/custom": {"canvas_user_id": "9"}}]},
+     "message": [{CANVAS_ID: 9}]},
 ]
 USERS = {1001: "a6b1-mary", 1002: "c3d2-bob", 1003: "e5f3-zoe"}   # Canvas user id -> LTI user id
 
@@ -86,7 +88,7 @@ def config(tmp_path: Path, platform: Platform, key: str, **extra) -> Path:
         "[course]", f'lineitems = "{platform.lineitems_url}"', f'memberships = "{platform.memberships_url}"',
         f'resource_link_id = "{RESOURCE_LINK}"',
         "[assignment]", 'tag = "backprop-kit:hw1"', 'label = "Backprop HW1"', "score_maximum = 10",
-        "[students]", 'member = "custom:canvas_user_id"', 'kit = "lms_id"',
+        "[students]", f'member = "message:{CANVAS_ID}"', 'kit = "lms_id"',
     ]
     path = tmp_path / "platform.toml"
     path.write_text("\n".join(lines) + "\n")
@@ -222,6 +224,7 @@ def test_does_a_refusal_half_way_lose_nothing(out, platform, keys, tmp_path, cap
     (lambda t: t.replace("[course]", "[cours]"), "no [course] table"),
     (lambda t: t + "[[", "not a valid TOML file"),
     (lambda t: t.replace('kit = "lms_id"', 'kit = "name"'), "kit must be one of"),
+    (lambda t: t.replace(f'resource_link_id = "{RESOURCE_LINK}"', ""), "only with [course] resource_link_id"),
 ])
 def test_is_a_config_it_cannot_use_refused_in_one_line(out, platform, keys, tmp_path, capsys, change, said):
     toml = config(tmp_path, platform, keys["tool"])
@@ -234,3 +237,29 @@ def test_does_jwk_print_the_key_the_platform_registers(platform, keys, tmp_path,
     assert main(["lms", "jwk", str(config(tmp_path, platform, keys["tool"]))]) == 0
     jwk = json.loads(capsys.readouterr().out)
     assert jwk == public_jwk(keys["tool"]) and "d" not in jwk and jwk["alg"] == "RS256"
+
+
+def test_does_a_moodle_class_reach_its_users_through_the_worksheet_and_their_emails(platform, keys, tmp_path,
+                                                                                      tmp_path_factory, capsys):
+    """Moodle's download numbers participants, which NRPS does not know: the grading worksheet (Participant N,
+    Email address) is the roster, and members are found by email."""
+    out = graded_class(tmp_path_factory.mktemp("lti-moodle"), moodle_download)
+    platform.store.members = [
+        {"user_id": "7", "email": "ada@uni.test", "roles": ["Learner"], "name": "Alan Turing"},   # names lie
+        {"user_id": "8", "email": "alan@uni.test", "roles": ["Learner"], "name": "Ada Lovelace"},
+        {"user_id": "9", "email": "grace@uni.test", "roles": ["Learner"], "status": "Inactive"},
+    ]
+    (tmp_path / "worksheet.csv").write_text(
+        "\ufeffIdentifier,Full name,Email address,Status,Grade,Maximum Grade\n"
+        "Participant 41,Ada Lovelace,ada@uni.test,Submitted,,100.00\n"
+        "Participant 42,Alan Turing,alan@uni.test,Submitted,,100.00\n"
+        "Participant 43,Grace Hopper,grace@uni.test,Submitted,,100.00\n")
+    toml = config(tmp_path, platform, keys["tool"])
+    toml.write_text(toml.read_text().replace(f'member = "message:{CANVAS_ID}"',
+                                             'member = "email"\nroster = "worksheet.csv"'))
+    code, text = push(out, toml, capsys)
+    graded = {g.lms_id("moodle"): g for g in read_graded(out)}
+    assert {u: s["scoreGiven"] for u, s in kept(platform).items()} == {
+        "7": round(10 * graded[41].score / graded[41].max_score, 2),
+        "8": round(10 * graded[42].score / graded[42].max_score, 2)}
+    assert code == 1 and "no active member of the course has email grace@uni.test" in text   # inactive: not sent
