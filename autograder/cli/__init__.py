@@ -22,8 +22,9 @@ examples:
   autograder grade alice.zip            one submission, public and hidden cases
   autograder grade class.zip --out grades/hw1      a class: gradebook, feedback, summary.html
   autograder lms canvas grades/hw1 --gradebook export.csv   the grades as Canvas imports them
+  autograder lms push grades/hw1 --lti platform.toml   the scores straight into the LMS (LTI 1.3)
   autograder handout hw1-handout/       what students get (nothing hidden)
-  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE)
+  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE, prairielearn DIR)
   autograder exercises                  write exercises/ from solutions/
   autograder exercises --check          exit 1 if exercises/ is out of date
 """

@@ -7,8 +7,9 @@ message section, which the platform gives when asked with a resource link id (Ca
 `message:https://www.instructure.com/canvas_user_id`, the Canvas user id of the download's names); or
 `custom:NAME`, a custom launch parameter in that section. The kit's side is the LMS id in the
 download's names (`kit = "lms_id"`) or the kit's id as is (`kit = "student"`), looked up in the
-optional roster when the two differ: a CSV whose header is followed by key,value rows, or Moodle's
-grading worksheet itself (Participant N -> its "Email address").
+optional roster when the two differ: a CSV whose header is followed by key,value rows, Moodle's
+grading worksheet itself (Participant N -> its "Email address"), or Canvas's gradebook export (its
+"ID", the Canvas user id -> its "SIS User ID", a member's lis_person_sourcedid).
 """
 from __future__ import annotations
 
@@ -83,12 +84,15 @@ def match(graded: list[Graded], members: list[dict], platform: Platform) -> Matc
 
 
 def read_roster(path: Path) -> dict[str, str]:
-    """key -> value: the rows after a header, or Moodle's grading worksheet (participant number -> email)."""
+    """key -> value: the rows after a header, Moodle's worksheet or Canvas's gradebook export (see above)."""
     table = read_table(path, "a roster (a header, then key,value rows) or Moodle's grading worksheet")
     ident, email = table.column(IDENTIFIER), table.column("Email address")
+    canvas_id, sis_id = table.column("ID"), table.column("SIS User ID")
     if ident is not None and email is not None:
         rows = [(r[ident].strip()[len(PARTICIPANT):], r[email]) for r in table.rows[1:]
                 if r[ident].strip().startswith(PARTICIPANT)]
+    elif canvas_id is not None and sis_id is not None:   # Canvas's gradebook export: user id -> SIS id
+        rows = [(r[canvas_id], r[sis_id]) for r in table.rows[1:]]
     elif len(table.header) >= 2:
         rows = [(r[0], r[1]) for r in table.rows[1:]]
     else:

@@ -263,3 +263,20 @@ def test_does_a_moodle_class_reach_its_users_through_the_worksheet_and_their_ema
         "7": round(10 * graded[41].score / graded[41].max_score, 2),
         "8": round(10 * graded[42].score / graded[42].max_score, 2)}
     assert code == 1 and "no active member of the course has email grace@uni.test" in text   # inactive: not sent
+
+
+def test_does_a_canvas_gradebook_export_serve_as_the_roster_without_a_resource_link(out, platform, keys, tmp_path,
+                                                                                   capsys):
+    """Without a resource link, Canvas's members carry no Canvas user id: its gradebook export maps it to the
+    SIS id, which members carry as lis_person_sourcedid."""
+    (tmp_path / "export.csv").write_text("Student,ID,SIS User ID,SIS Login ID,Section,Backprop (123)\n"
+                                         "    Points Possible,,,,,10.00\n"
+                                         "\"O'Brien, Mary\",1001,s1,mobrien,Sec 1,\n\"Lee, Bob\",1002,s2,blee,Sec 1,\n"
+                                         "\"Müller, Zoë\",1003,s3,zmuller,Sec 2,\n")
+    toml = config(tmp_path, platform, keys["tool"])
+    toml.write_text(toml.read_text().replace(f'member = "message:{CANVAS_ID}"',
+                                             'member = "lis_person_sourcedid"\nroster = "export.csv"')
+                    .replace(f'resource_link_id = "{RESOURCE_LINK}"', ""))
+    code, text = push(out, toml, capsys)
+    assert {u: s["scoreGiven"] for u, s in kept(platform).items()} == expected(out)
+    assert "not sent: ghoststudent_1004: 1004 is not in the roster" in text
