@@ -8,7 +8,8 @@ from pathlib import Path
 from autograder.cli import lms_push
 from autograder.errors import ExitCode
 from autograder.lms.canvas import canvas_import
-from autograder.lms.graded import LmsError, read_graded
+from autograder.lms.graded import read_graded
+from autograder.lms.grades import check_late_penalty, late_and_ungraded
 from autograder.lms.moodle import moodle_import
 
 
@@ -32,8 +33,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.late_penalty <= 100:
-        raise LmsError(f"--late-penalty must be a percentage between 0 and 100, not {args.late_penalty:g}")
+    check_late_penalty(args.late_penalty)
     graded = read_graded(args.out)
     options = {"percent": args.percent, "late_penalty": args.late_penalty}
     if args.lms == "canvas":
@@ -50,14 +50,8 @@ def run(args: argparse.Namespace) -> int:
         if not result.comments:
             print("note: the worksheet has no 'Feedback comments' column (feedback comments are off): "
                   "grades only; the feedback pages are in the zip")
-    late = [g.student for g in result.filled if g.late]
-    if late:
-        how = (f"{args.late_penalty:g}% taken off" if args.late_penalty
-               else "flagged, not penalised; --late-penalty PERCENT takes points off")
-        print(f"late ({how}): {', '.join(late)}")
-    errors = [g.student for g in result.filled if g.status == "error"]
-    if errors:
-        print(f"could not be graded (their grade is what the report says, usually 0: read it): {', '.join(errors)}")
+    for line in late_and_ungraded(result.filled, args.late_penalty):
+        print(line)
     for g, why in result.kept:
         print(f"left as it was: {g.student}: {why}")
     for g, why in result.unmatched:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from autograder.errors import ExitCode
 from autograder.lms.graded import LmsError, read_graded
+from autograder.lms.grades import check_late_penalty, late_and_ungraded
 from autograder.report.numbers import show
 
 EXTRA = "autograder lms push needs the LTI library: pip install 'backprop-kit[lti]'"
@@ -43,8 +44,7 @@ def run_jwk(args: argparse.Namespace) -> int:
 
 
 def run_push(args: argparse.Namespace) -> int:
-    if not 0 <= args.late_penalty <= 100:
-        raise LmsError(f"--late-penalty must be a percentage between 0 and 100, not {args.late_penalty:g}")
+    check_late_penalty(args.late_penalty)
     config, push, service = _lti()
     graded = read_graded(args.out)
     platform = config.load_platform(args.lti)
@@ -63,14 +63,8 @@ def run_push(args: argparse.Namespace) -> int:
         print(f"{'would send' if args.dry_run else 'sent'}: {g.student}: {show(body['scoreGiven'])}/{show(body['scoreMaximum'])}"
               + (f" — {body['comment']}" if args.dry_run else ""))
     print(f"{len(result.sent)} {verb}, {len(result.unchanged)} unchanged since the last push (not sent again)")
-    late = [g.student for g in result.sent if g.late]
-    if late:
-        how = (f"{args.late_penalty:g}% taken off" if args.late_penalty
-               else "flagged, not penalised; --late-penalty PERCENT takes points off")
-        print(f"late ({how}): {', '.join(late)}")
-    errors = [g.student for g in result.sent if g.status == "error"]
-    if errors:
-        print(f"could not be graded (their score is what the report says, usually 0: read it): {', '.join(errors)}")
+    for line in late_and_ungraded(result.sent, args.late_penalty):
+        print(line)
     for g, why in result.unmatched:
         print(f"not sent: {g.student}: {why}")
     for g, why in result.refused:
