@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import requests
-from pylti1p3.exception import LtiServiceException
+from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.registration import Registration
 from pylti1p3.service_connector import ServiceConnector
 
@@ -115,8 +115,9 @@ def call(platform: Platform, what: str, fn, *args, **kwargs):
         raise Refused(status, why(status, what, platform, _detail(err.response))) from None
     except requests.RequestException as err:
         raise Refused(0, why(0, what, platform, type(err).__name__)) from None
-    except ValueError as err:   # a body that is not JSON
-        raise Refused(502, why(502, what, platform, f"not JSON: {err}")) from None
+    except (LtiException, ValueError, KeyError, TypeError) as err:   # a body that is not JSON, or not LTI's
+        raise Refused(0, f"{what}: the platform's answer is not what LTI 1.3 specifies ({type(err).__name__}: "
+                         f"{str(err)[:120]}): are the URLs in {platform.path} the platform's LTI endpoints?") from None
 
 
 def _detail(response: requests.Response) -> str:

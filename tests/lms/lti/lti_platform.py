@@ -204,7 +204,7 @@ class Platform:
         if path.startswith(urlsplit(self.memberships_url).path):
             nrps = Nrps(request, conf, self.memberships_url)
             nrps.store = self.store
-            return nrps.handle_get_members()
+            return nrps.handle_resp(nrps.handle_get_members)
         base = urlsplit(self.lineitems_url).path
         if not path.startswith(base):
             return None
@@ -213,16 +213,17 @@ class Platform:
         ags = Ags(request, conf, self.lineitems_url, item)
         ags.store = self.store
         if not rest:
-            return ags.handle_get_lineitems() if method == "GET" else ags.handle_create_lineitem()
+            return ags.handle_resp(ags.handle_get_lineitems if method == "GET" else ags.handle_create_lineitem)
         if rest[1:] == ["scores"]:
-            response = ags.handle_update_score(item)
+            response = ags.handle_resp(ags.handle_update_score, line_item_id=item)
             with self.store.lock:
                 self.store.posts.append((item, request.json, response.code))
             return response
         if rest[1:] == ["results"]:
-            return ags.handle_get_results(item)
-        return {"GET": ags.handle_get_lineitem, "PUT": ags.handle_update_lineitem,
-                "DELETE": ags.handle_delete_lineitem}[method](item)
+            return ags.handle_resp(ags.handle_get_results, line_item_id=item)
+        handler = {"GET": ags.handle_get_lineitem, "PUT": ags.handle_update_lineitem,
+                   "DELETE": ags.handle_delete_lineitem}[method]
+        return ags.handle_resp(handler, line_item_id=item)
 
     def _handler(self):
         platform = self

@@ -280,3 +280,22 @@ def test_does_a_canvas_gradebook_export_serve_as_the_roster_without_a_resource_l
     code, text = push(out, toml, capsys)
     assert {u: s["scoreGiven"] for u, s in kept(platform).items()} == expected(out)
     assert "not sent: ghoststudent_1004: 1004 is not in the roster" in text
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda t, p: t.replace(f'lineitems = "{p.lineitems_url}"', f'lineitems = "{p.lineitems_url}/1"'),
+     "the assignment's line item (AGS): the platform's answer is not what LTI 1.3 specifies"),
+    (lambda t, p: t.replace(f'lineitems = "{p.lineitems_url}"', f'lineitems = "{p.memberships_url}"'),
+     "the assignment's line item (AGS): refused (401)"),
+    (lambda t, p: t.replace(f"{p.url}/token", "http://127.0.0.1:9/token"), "no answer from the platform"),
+])
+def test_is_a_wrong_url_one_line_and_nothing_sent(out, platform, keys, tmp_path, capsys, change, said):
+    """A line item's URL where the list of line items belongs, the members' URL there (the token's scopes
+    are AGS's: the library refuses it), a token URL where nothing listens."""
+    platform.store.lineitems[f"{platform.lineitems_url}/1"] = {"id": f"{platform.lineitems_url}/1", "tag": "other",
+                                                                "label": "Quiz", "scoreMaximum": 5}
+    toml = config(tmp_path, platform, keys["tool"])
+    toml.write_text(change(toml.read_text(), platform))
+    code, text = push(out, toml, capsys)
+    assert code == 1 and said in text and "nothing was sent" in text and "Traceback" not in text
+    assert not platform.store.posts and len(text.strip().splitlines()) == 2
