@@ -77,7 +77,15 @@ def match(graded: list[Graded], members: list[dict], platform: Platform) -> Matc
             result.unmatched.append((g, f"{len(users)} members have {platform.member} {value}: not guessed"))
         else:
             result.users[g.student] = users[0]
-    if graded and not result.users:
+    by_user: dict[str, list[str]] = {}
+    for student, user in result.users.items():
+        by_user.setdefault(user, []).append(student)
+    for students in (s for s in by_user.values() if len(s) > 1):
+        for g in (g for g in graded if g.student in students):
+            del result.users[g.student]
+            result.unmatched.append((g, f"{len(students)} graded submissions are the same member's "
+                                        f"({', '.join(students)}): not guessed, grade one of them"))
+    if graded and not result.users and not any(len(s) > 1 for s in by_user.values()):
         raise LmsError(f"none of the {len(graded)} graded students is a member of the course by "
                        f"{platform.member} (the wrong course, or [students] in {platform.path} needs another field?)")
     return result

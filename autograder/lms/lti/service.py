@@ -35,8 +35,8 @@ def why(status: int, what: str, platform: Platform, detail: str = "") -> str:
     if status == 0:
         return f"{what}: no answer from the platform{detail}: is it up, and are the URLs in {platform.path} right?"
     if status == 401:
-        return (f"{what}: refused (401){detail}: the platform does not accept the tool's signed token: is the "
-                f"key the one registered (its public JWK: `autograder lms jwk {platform.path}`), client_id "
+        return (f"{what}: refused (401){detail}: the platform did not accept the tool's credentials: are the key "
+                f"the one registered (its public JWK: `autograder lms jwk {platform.path}`), client_id "
                 f"{platform.client_id} and token_url right?")
     if status == 403:
         return (f"{what}: forbidden (403){detail}: the tool's registration lacks this service's scope, or the "

@@ -299,3 +299,17 @@ def test_is_a_wrong_url_one_line_and_nothing_sent(out, platform, keys, tmp_path,
     code, text = push(out, toml, capsys)
     assert code == 1 and said in text and "nothing was sent" in text and "Traceback" not in text
     assert not platform.store.posts and len(text.strip().splitlines()) == 2
+
+
+def test_are_two_submissions_of_one_member_left_for_the_instructor(out, platform, keys, tmp_path, capsys):
+    """Mary handed in twice (the batch called the second obrienmary_1001-2): which counts is not guessed."""
+    import csv
+    rows = list(csv.DictReader((out / "gradebook.csv").read_text(encoding="utf-8").splitlines()))
+    mary = next(r for r in rows if r["student"].endswith("_1001"))
+    with (out / "gradebook.csv").open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows([*rows, {**mary, "student": mary["student"] + "-2", "score": "0"}])
+    code, text = push(out, config(tmp_path, platform, keys["tool"]), capsys)
+    assert code == 1 and text.count("2 graded submissions are the same member's") == 2
+    assert "a6b1-mary" not in kept(platform) and len(kept(platform)) == 2
