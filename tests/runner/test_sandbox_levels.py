@@ -196,13 +196,13 @@ def test_basic_kills_what_left_the_session(monkeypatch, tmp_path, daemon, then):
     since = cleanup.start_ticks(os.getpid())
     earlier = set(_our_zombies(since))  # other tests' leftovers in this long-lived pytest process
     try:
-        result = run(root, [poke("add/daemon", "daemon"), add_case("add/after")])
+        result = run(root, [poke("add/daemon", "daemon"), add_case("mul/after", task="mul")])  # another task: a timeout skips its own task
         same_session = subprocess.Popen(["sleep", "60"])
         left = marked_processes(marker)
         assert result.sandbox == "basic"
         if ROOT and then.startswith("time"):
             assert result_of(result.outcomes["add/daemon"]) == 1.0  # it did start: nothing refused
-        assert result.outcomes["add/after"].status == "ok"
+        assert result.outcomes["mul/after"].status == "ok"
         assert left == [], f"left running: {left}"
         assert set(_our_zombies(since)) - earlier == set()
         assert older.poll() is None and same_session.poll() is None
@@ -410,11 +410,11 @@ def _spawner(tmp_path: Path, marker: str, then: str) -> Path:
 def test_bubblewrap_refuses_fork(bubblewrap, tmp_path, then):
     """(e), first wall: the seccomp filter (where there is one) refuses the fork."""
     marker = f"stray-{uuid.uuid4().hex}"
-    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
+    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("mul/after", task="mul")])
     assert result.sandbox == "bubblewrap"
     if seccomp.fork_filter() is not None and then.startswith("time"):
         assert result_of(result.outcomes["add/spawn"]) == "PermissionError"
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
     assert marked_processes(marker) == []
 
 
@@ -426,13 +426,13 @@ def test_bubblewrap_kills_what_was_forked_when_the_filter_is_off(monkeypatch, tm
     level.seccomp = None
     monkeypatch.setattr(session, "current_level", lambda: level)
     marker = f"stray-{uuid.uuid4().hex}"
-    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
+    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("mul/after", task="mul")])
     spawn = result.outcomes["add/spawn"]
     if then.startswith("while"):
         assert spawn.status == "timeout"
     else:
         assert result_of(spawn) == 1.0  # it did start
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
     assert marked_processes(marker) == []
 
 
@@ -468,9 +468,9 @@ def test_bubblewrap_reports_how_the_child_ended_as_basic_does(bubblewrap, tmp_pa
             {body}
         Value.quit = _quit
     """)
-    result = run(root, [poke("add/quit", "quit"), add_case("add/after")])
+    result = run(root, [poke("add/quit", "quit"), add_case("mul/after", task="mul")])
     assert (result.outcomes["add/quit"].status, result.outcomes["add/quit"].message) == ("error", message)
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
 
 
 @needs_bwrap
@@ -483,9 +483,9 @@ def test_bubblewrap_keeps_the_memory_limit(bubblewrap, tmp_path):
         Value.bomb = _bomb
     """)
     limits = Limits(case_timeout=5.0, memory_mb=300)
-    result = run(root, [poke("add/bomb", "bomb"), add_case("add/after")], limits=limits)
+    result = run(root, [poke("add/bomb", "bomb"), add_case("mul/after", task="mul")], limits=limits)
     assert result.outcomes["add/bomb"].message.startswith(("MemoryError", "killed by signal 9"))
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
 
 
 @needs_bwrap
@@ -548,11 +548,11 @@ def test_uid_runs_as_nobody_without_fork_or_the_kits_private_files(uid_level, tm
             return f"{{os.getuid()}} {{spawned}} {{secret}} {{kit}}"
         Value.probe = _probe
     """)
-    result = run(root, [poke("add/probe", "probe"), add_case("add/after")])
+    result = run(root, [poke("add/probe", "probe"), add_case("mul/after", task="mul")])
     assert result.sandbox == "uid"
     assert result_of(result.outcomes["add/probe"]).split() == [
         str(levels.NOBODY), "BlockingIOError", "PermissionError", "PermissionError"]
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
     assert marked_processes(marker) == [] and not (paths.KIT_ROOT / marker).exists()
     assert [note for note in result.notes if note.startswith("sandbox: uid")]
 
