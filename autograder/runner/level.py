@@ -42,6 +42,7 @@ class Launch:
     pass_fds: tuple[int, ...] = ()
     site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
     close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
+    finish: Callable[[], None] | None = None  # what the level clears once the child is killed and reaped
 
 
 def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:

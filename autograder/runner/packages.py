@@ -10,6 +10,7 @@ home; at the "bubblewrap" level the same paths bound read-only under /grader/sit
 from __future__ import annotations
 
 import functools
+import glob
 import os
 import site
 import stat
@@ -46,6 +47,22 @@ def package_paths(names: tuple[str, ...], dirs: tuple[str, ...] | None = None) -
         if os.path.isdir(libs):
             found.append(os.path.realpath(libs))
     return tuple(dict.fromkeys(found))
+
+
+# where an installation keeps packages beyond the standard library: Python's own (site-packages), Debian's
+# (dist-packages, /usr/lib/python3 for every version), Fedora's lib64; under /usr, /usr/local and a prefix
+INSTALLED = ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages")
+
+
+def installed_dirs(prefixes: Iterable[str] = ("/usr", "/usr/local")) -> list[str]:
+    """Every folder of installed packages under these prefixes (real folders, not links to them): what the
+    child must not find as files. The standard library lies beside them and stays."""
+    found = []
+    for prefix in prefixes:
+        for pattern in INSTALLED:
+            found += [path for path in sorted(glob.glob(os.path.join(prefix, pattern)))
+                      if os.path.isdir(path) and not os.path.islink(path)]
+    return list(dict.fromkeys(found))
 
 
 def others_can_read(path: str) -> bool:
