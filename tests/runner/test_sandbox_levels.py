@@ -22,7 +22,7 @@ import pytest
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.runner import Limits, bwrap, bwrap_probe, cleanup, levels, run_cases, seccomp, session, userns
+from autograder.runner import Limits, bwrap, bwrap_probe, cleanup, levels, run_cases, seccomp, session, uids, userns
 from autograder.runner.levels import ENV, SandboxUnavailable
 
 from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
@@ -501,28 +501,19 @@ def test_the_solutions_get_full_marks_under_bubblewrap(bubblewrap):
 
 # -- uid --------------------------------------------------------------------------------
 
-def _system_python() -> str | None:
-    """A Python of this version that nobody can run (this one may live under /root)."""
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for folder in ("/usr/bin", "/usr/local/bin"):
-        path = os.path.realpath(os.path.join(folder, version))
-        if os.path.isfile(path) and levels._probe_uid(path)[0] is not None:
-            return path
-    return None
-
-
 @pytest.fixture
 def uid_level(monkeypatch):
+    """The uid level with this Python: its root holds a copy of what nobody could read under /root."""
     if not ROOT:
         pytest.skip("the uid level is for a grader run as root")
-    python = levels.interpreter() if levels._probe_uid(levels.interpreter())[0] else _system_python()
-    if python is None:
-        pytest.skip(f"uid {levels.NOBODY} can run neither this Python nor a system {sys.version_info[:2]}")
-    monkeypatch.setattr(levels, "interpreter", lambda: python)
+    level, why = levels._probe_uid(levels.interpreter())
+    if level is None:
+        pytest.skip(f"the uid level does not run here: {why}")
     monkeypatch.setenv(ENV, "uid")
 
 
-def test_uid_runs_as_nobody_without_fork_or_the_kits_private_files(uid_level, tmp_path):
+def test_uid_runs_as_its_own_uid_without_fork_or_any_file_of_the_grader(uid_level, tmp_path):
+    """Chrooted: the grader's private files and the kit are not there at all (FileNotFoundError)."""
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     (private / "secret.txt").write_text("golden")
@@ -550,11 +541,47 @@ def test_uid_runs_as_nobody_without_fork_or_the_kits_private_files(uid_level, tm
     """)
     result = run(root, [poke("add/probe", "probe"), add_case("add/after")])
     assert result.sandbox == "uid"
-    assert result_of(result.outcomes["add/probe"]).split() == [
-        str(levels.NOBODY), "BlockingIOError", "PermissionError", "PermissionError"]
+    uid, *rest = result_of(result.outcomes["add/probe"]).split()
+    assert uids.FIRST <= int(uid) < uids.FIRST + uids.COUNT
+    assert rest == ["BlockingIOError", "FileNotFoundError", "FileNotFoundError"]
     assert result.outcomes["add/after"].status == "ok"
     assert marked_processes(marker) == [] and not (paths.KIT_ROOT / marker).exists()
     assert [note for note in result.notes if note.startswith("sandbox: uid")]
+
+
+def test_uid_child_has_no_socket_no_ipc_object_and_no_shared_folder(uid_level, tmp_path):
+    """What two students' children could meet through: a socket (TCP or an abstract unix one), SysV shared
+    memory, a POSIX message queue, /tmp, /dev/shm, /proc (a classmate's cwd): none is there for the child."""
+    drop = tmp_path.parent / f"drop-{uuid.uuid4().hex}"
+    root = make_student(tmp_path, f"""
+        import ctypes, os, socket
+        def _probe(self):
+            seen = []
+            for family in (socket.AF_INET, socket.AF_UNIX):
+                try:
+                    socket.socket(family, socket.SOCK_STREAM).close()
+                    seen.append("socket")
+                except OSError as exc:
+                    seen.append(type(exc).__name__)
+            libc = ctypes.CDLL(None, use_errno=True)
+            seen.append(str(libc.shmget(0, 4096, 0o1666)) + ":" + str(ctypes.get_errno()))
+            seen.append(str(libc.mq_open(b"/hx", 0o100 | 2, 0o666, None)) + ":" + str(ctypes.get_errno()))
+            for folder in ("/tmp", "/dev/shm", "/proc", {str(tmp_path.parent)!r}):
+                seen.append(str(os.path.exists(folder)))
+            try:
+                open({str(drop)!r}, "w").write("x")
+                seen.append("dropped")
+            except OSError as exc:
+                seen.append(type(exc).__name__)
+            return " ".join(seen)
+        Value.probe = _probe
+    """)
+    result = run(root, [poke("add/probe", "probe")])
+    assert result.sandbox == "uid"
+    assert result_of(result.outcomes["add/probe"]).split() == [
+        "PermissionError", "PermissionError", "-1:1", "-1:1", "False", "False", "False", "False",
+        "FileNotFoundError"]
+    assert not drop.exists()
 
 
 def test_the_solutions_pass_under_uid(uid_level):
