@@ -405,7 +405,7 @@ def _hx_unhook():
     return found
 '''
 
-BEYOND = ("sympy", "jinja2", "IPython", "scipy", "yaml", "pygments", "torch")
+BEYOND = ("yaml", "pygments", "jinja2", "IPython", "scipy", "sympy", "torch")  # quick to import first: case 1 s
 
 DROP = '''
 def _hx_drop():
@@ -758,8 +758,10 @@ for _hx_dir in _hx_unhook():
         if _hx_loaded or not _hx_os.path.isfile(_hx_init):
             continue
         try:
+            import sys as _hx_sys
             _hx_spec = _hx_util.spec_from_file_location(_hx_name, _hx_init)
-            _hx_spec.loader.exec_module(_hx_util.module_from_spec(_hx_spec))
+            _hx_sys.modules[_hx_name] = _hx_module = _hx_util.module_from_spec(_hx_spec)
+            _hx_spec.loader.exec_module(_hx_module)
             _hx_loaded = True
         except Exception:
             pass
