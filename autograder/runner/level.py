@@ -81,6 +81,7 @@ class Level:
                     "and can read and change any file, use the network and signal any process; "
                     "install bubblewrap for isolation")
         return (f"sandbox: basic ({self.why or 'no bubblewrap, not root'}): student code can read files "
+                "(the installed packages beyond the allowed ones too: only an import hook refuses them) "
                 "and use the network; install bubblewrap for isolation")
 
 

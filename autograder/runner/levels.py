@@ -119,10 +119,11 @@ class UidLevel(Level):
         os.chown(work, uid, uid)
 
     def note(self):
+        refused = "fork, sockets or IPC objects" if self.ipc is not None else \
+            "fork (sockets and IPC objects are open: no seccomp filter for this machine)"
         return ("sandbox: uid (no bubblewrap): student code runs chrooted (its Python, the standard library "
-                "and the allowed packages only), as a uid of its own, without fork, sockets or IPC objects; "
-                "it shares the machine's process list and kernel with the grader (no namespaces): "
-                "install bubblewrap for full isolation")
+                f"and the allowed packages only), as a uid of its own, without {refused}; it shares the "
+                "kernel and the PID space with the grader (no namespaces): install bubblewrap for full isolation")
 
 
 def drop_to(uid: int) -> None:

@@ -107,7 +107,8 @@ def test_basic_is_chosen_when_nothing_better_works_and_says_so_once(monkeypatch,
     assert result.outcomes["add/one"].status == "ok"
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # the words, for a grader that is not root
     assert levels.Level("no bubblewrap, not root").note() == (
-        "sandbox: basic (no bubblewrap, not root): student code can read files and use the network; "
+        "sandbox: basic (no bubblewrap, not root): student code can read files (the installed packages "
+        "beyond the allowed ones too: only an import hook refuses them) and use the network; "
         "install bubblewrap for isolation")
 
 
@@ -129,8 +130,8 @@ def test_forcing_basic_gives_basic_and_its_note(monkeypatch, tmp_path):
     assert sandbox_notes == [levels.Level(f"{ENV}=basic").note()]
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert levels.Level(f"{ENV}=basic").note() == (
-        f"sandbox: basic ({ENV}=basic): student code can read files and use the network; "
-        "install bubblewrap for isolation")
+        f"sandbox: basic ({ENV}=basic): student code can read files (the installed packages beyond the "
+        "allowed ones too: only an import hook refuses them) and use the network; install bubblewrap for isolation")
 
 
 def _our_zombies(since: int) -> list[int]:
