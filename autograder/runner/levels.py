@@ -133,11 +133,6 @@ def drop_to(uid: int) -> None:
     os.setuid(uid)
 
 
-def drop_to_nobody() -> None:
-    """Between fork and exec, as root: become uid/gid 65534 with no supplementary groups."""
-    drop_to(NOBODY)
-
-
 def share_with_group(folder: str, gid: int) -> None:
     """A tree root owns, readable by group `gid` alone (folders 0750, files 0640, executables 0750)."""
     for parent, dirs, files in os.walk(folder):

@@ -54,9 +54,9 @@ except Exception:
 # `needs` one is held to its strong property only under those levels; under the others the test
 # asserts the weak one (never above full marks, the report is the grader's own) and says why.
 HELD_BY: dict[str, frozenset[str]] = {
-    "hidden-files": frozenset({"bubblewrap"}),          # world-readable files: the kit's reference/
+    "hidden-files": frozenset({"bubblewrap", "uid"}),   # world-readable files: the kit's reference/ (uid: chroot)
     "private-files": frozenset({"bubblewrap", "uid"}),  # the grader's own 0700 folders: ~/.cache
-    "no-network": frozenset({"bubblewrap"}),
+    "no-network": frozenset({"bubblewrap", "uid"}),     # uid: its seccomp filter refuses sockets
     "other-uid": frozenset({"bubblewrap", "uid"}),      # other submissions, the output folder, the grader
     "installed-files": frozenset({"bubblewrap", "uid"}),  # packages beyond the allowed ones, as files
     "classmates": frozenset({"bubblewrap", "uid"}),     # another child's copy, /tmp, /dev/shm, SysV IPC
@@ -679,7 +679,7 @@ _hx_math.isfinite = lambda x: True
       attack="import os\nos.killpg(0, 9)"),
     # ---- reading what the child must never see ------------------------------------------
     H("read-reference", "a stub engine that finds reference/engine.py (from __file__, Python, /proc, /work) "
-      "and uses its Value", "under bubblewrap reference/ can't be read: no engine points (its twin's score)",
+      "and uses its Value", "under bubblewrap and uid (a chroot) reference/ is not there: no engine points (its twin's score)",
       base="stub-engine", module="engine", honest="same", helpers=FIND_REFERENCE, needs="hidden-files",
       attack="""_hx_root = _hx_find_reference()
 if _hx_root:
@@ -721,7 +721,7 @@ for _hx_file in ("oracle/engine.py", "helper.py"):
       "grader's copies under /tmp, in train()", "the victim keeps full marks (bubblewrap, uid); train loses",
       task="train", attack="_hx_sabotage()", helpers=SABOTAGE, needs="other-uid"),
     H("network", "TCP to a test-owned listener on 127.0.0.1 and on this machine's external address, in mse_loss",
-      "under bubblewrap no connection reaches a listener; mse_loss loses", task="mse_loss",
+      "under bubblewrap and uid (no socket) no connection reaches a listener; mse_loss loses", task="mse_loss",
       needs="no-network", attack="""import socket
 for host, port in (("127.0.0.1", @PORT@), ("@EXT_HOST@", @EXT_PORT@)):
     if host and port:
