@@ -4,7 +4,7 @@ allowed packages load, its standard library and the allowed packages, and nothin
 The child is chrooted into it (as root, between fork and exec, before it drops to its own uid:
 levels.py), so that no other installed package (site-packages, dist-packages: not copied), no file
 of the kit's, no other child's folder and no shared /tmp or /dev/shm exist for it as files; there is
-no /proc either. Made once per interpreter and set of allowed packages (the key: their real paths
+no /proc either, and /dev holds null, zero, full, random and urandom only. Made once per interpreter and set of allowed packages (the key: their real paths
 and times) under the grader's cache, ~/.cache/backprop-kit/roots/<key> (0700 above it: only root goes
 through), by hard links to the installation's files (copies where a link can't be made or the file
 is not world-readable: the child must read what it runs, nothing it could change). A child's own
@@ -21,11 +21,12 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
 
-ROOT_VERSION = 1
+ROOT_VERSION = 2
 SITE_DIR = "/grader/site"          # the allowed packages, on the child's sys.path, as at the bubblewrap level
 RUN_DIR = "run"                    # the children's own folders, under the root (0711: none can list it)
 LEFT_OUT = frozenset({"site-packages", "dist-packages", "test", "__pycache__.tmp"})
@@ -79,8 +80,28 @@ def _build(root: str, python: str, packages: tuple[str, ...]) -> None:
         if not library.startswith(root + "/"):  # those the allowed packages bundle are there already
             place(root, library)
     place(root, "/etc/ld.so.cache", optional=True)
+    devices(root)
     os.mkdir(os.path.join(root, RUN_DIR), 0o711)
     os.chmod(os.path.join(root, RUN_DIR), 0o711)
+
+
+# the harmless devices a program may open (os.devnull above all); none shared between children: /dev/shm,
+# /dev/mqueue, ttys and the rest are not made
+DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9)}
+
+
+def devices(root: str) -> None:
+    """/dev with DEVICES, 0666 (root's /dev 0755: the child makes nothing there); left out where mknod is
+    not allowed (a container without CAP_MKNOD): then open(os.devnull) fails in the child."""
+    folder = os.path.join(root, "dev")
+    os.mkdir(folder)
+    os.chmod(folder, 0o755)
+    for name, (major, minor) in DEVICES.items():
+        try:
+            os.mknod(os.path.join(folder, name), 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+            os.chmod(os.path.join(folder, name), 0o666)
+        except OSError:
+            pass
 
 
 def _host(root: str, path: str) -> str:
