@@ -66,7 +66,7 @@ class UidLevel(Level):
 
     def launch(self, *, limits, cpu, home, student_root, programs_dir, job_fd, result_fd, packages=()):
         root = chroot.root_for(interpreter(), tuple(packages))
-        slot = uids.take(Path(chroot.roots_dir()) / "uids")
+        slot = uids.take(uids.lock_dir(Path(chroot.roots_dir()) / "uids"))
         try:
             own = tempfile.mkdtemp(prefix="child-", dir=os.path.join(root, chroot.RUN_DIR))
             inside = "/" + os.path.relpath(own, root)

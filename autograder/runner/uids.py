@@ -2,8 +2,9 @@
 behind under it removed when it ends.
 
 A child runs as a uid (and gid) no other running child has: a slot taken by an exclusive lock on
-a file of the grader's own (<cache>/roots/uids/<uid>, flock: it is released when the holder dies,
-so a crashed grading process frees its slots), among FIRST..FIRST+COUNT, skipping every uid that
+a file of root's (/run/backprop-kit-uids/<uid>, shared by every grading process of the machine,
+else <cache>/roots/uids/; flock: it is released when the holder dies, so a crashed grading process
+frees its slots), among FIRST..FIRST+COUNT, skipping every uid that
 is a real account here. Its files (its folder in the root) are 0700 or group-only to that uid:
 another child, another uid, can't read, run or change them, nor signal or trace its processes.
 When it ends (`release`), the SysV IPC objects (shared memory, semaphores, message queues) that
@@ -15,12 +16,30 @@ import ctypes
 import fcntl
 import os
 import pwd
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 FIRST, COUNT = 64000, 256      # below 65534 (nobody): inside a container's usual 65536-uid map
 IPC_RMID = 0
 SYSVIPC = {"shm": ("shmctl", 7, 9), "sem": ("semctl", 4, 6), "msg": ("msgctl", 7, 9)}  # (call, uid, cuid) columns
+
+
+LOCKS = "/run/backprop-kit-uids"  # one place per machine, whatever cache a grading process uses
+
+
+def lock_dir(fallback: Path) -> Path:
+    """Where the slots' locks are: LOCKS (root's /run: every grading process of the machine agrees on it),
+    or `fallback` where /run is not there to write in."""
+    if os.path.isdir(os.path.dirname(LOCKS)) and os.access(os.path.dirname(LOCKS), os.W_OK):
+        try:
+            os.mkdir(LOCKS, 0o700)
+        except FileExistsError:
+            pass
+        st = os.lstat(LOCKS)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
+            return Path(LOCKS)
+    return fallback
 
 
 class NoFreeUid(OSError):

@@ -5,6 +5,7 @@ import ctypes
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,11 @@ def test_are_the_sysv_objects_a_uid_made_removed_when_its_child_ends():
     libc = ctypes.CDLL(None, use_errno=True)
     assert libc.shmctl(shm, 2, ctypes.create_string_buffer(256)) == -1  # IPC_STAT: gone
     assert uids.remove_ipc(uid) == 0
+
+
+@pytest.mark.skipif(not ROOT or not os.path.isdir("/run"), reason="the machine's lock folder is root's, in /run")
+def test_do_grading_processes_with_different_caches_share_one_set_of_slots(tmp_path):
+    """Two batches on one machine (each with its own AUTOGRADER_CACHE) must never give one uid to two children."""
+    first, second = uids.lock_dir(tmp_path / "a"), uids.lock_dir(tmp_path / "b")
+    assert first == second == Path(uids.LOCKS)
+    assert os.stat(first).st_mode & 0o777 == 0o700
