@@ -7,7 +7,7 @@ Whatever the upload does, a results.json is written. When the kit itself can't g
 holds the secrets, the kit's own failure) it is `gradable: false`: no points given or taken, and the
 attempt not counted. The sandbox level used is said on stdout (the grading job's log, for the
 instructor): in Docker's default seccomp profile bubblewrap can't make its namespaces, and the grader,
-run as root there, falls back to the uid level.
+run as root there, falls back to the uid level (chrooted, a uid of its own).
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def grade(root: Path) -> dict:
     print(f"backprop-kit: sandbox level {level.name}" + (f" ({level.why})" if getattr(level, "why", "") else ""))
     if level.name == "basic" and os.environ.get(ALLOW_BASIC) != "1":
         raise SandboxTooWeak(f"sandbox level basic: student code would run as root and could read {secret}. Use "
-                             f"the kit's grader image (bubblewrap, or the uid level as root); {ALLOW_BASIC}=1 grades anyway")
+                             f"the kit's grader image (bubblewrap, or the uid level: root with the right to chroot); {ALLOW_BASIC}=1 grades anyway")
     rubric = load_rubric(secret / "assignment.toml")
     with tempfile.TemporaryDirectory(prefix="goldens-") as cache:
         store = GoldenStore(cache_dir=Path(cache), shipped=secret / "goldens.json", compute=False)

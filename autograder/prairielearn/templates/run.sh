@@ -8,7 +8,7 @@ KIT="$ROOT/serverFilesCourse/backprop_kit/kit"
 RESULTS="$ROOT/results/results.json"
 mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
-# the kit readable by the sandboxed user (nobody, at the uid level); the secrets in $ROOT/tests are not
+# the kit readable by the sandboxed child's uid; the secrets in $ROOT/tests are not (run.py locks them up)
 chmod -R a+rX "$KIT" 2>/dev/null
 cd "$ROOT" || exit 0
 "$PYTHON" -I -c 'import sys; sys.path.insert(0, sys.argv[1]); from autograder.prairielearn.run import main; sys.exit(main(sys.argv[2]))' "$KIT" "$ROOT"
