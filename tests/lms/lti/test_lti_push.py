@@ -23,6 +23,8 @@ from autograder.cli import main  # noqa: E402
 from autograder.lms.graded import read_graded  # noqa: E402
 from autograder.lms.lti.service import public_jwk  # noqa: E402
 
+pytestmark = pytest.mark.slow   # a real platform served on 127.0.0.1, and a class graded for it
+
 # the course as Canvas's NRPS gives it (developerdocs.instructure.com, Names and Role): the Canvas user id
 # of the download's names only in the message section, with the resource link (rlid); user_id is the LTI sub
 CANVAS_ID = "https://www.instructure.com/canvas_user_id"
