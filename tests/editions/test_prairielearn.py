@@ -199,3 +199,14 @@ def test_is_it_not_gradable_when_the_kit_itself_cannot_grade(question, tmp_path)
 
     results, _ = run_grader(question, broken, damage_goldens)
     assert results["gradable"] is False and "Traceback" not in json.dumps(results)
+
+
+def test_is_a_public_seed_or_a_used_folder_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("AUTOGRADER_HIDDEN_SEED", raising=False)
+    assert main(["export", "prairielearn", str(tmp_path / "a"), "--config", str(KIT_ROOT / "assignment.toml")]) == 2
+    assert "hidden seed of your own" in capsys.readouterr().err and not (tmp_path / "a").exists()
+    monkeypatch.setenv("AUTOGRADER_HIDDEN_SEED", SEED)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "mine.txt").write_text("mine")
+    assert main(["export", "prairielearn", str(tmp_path / "b")]) == 2
+    assert "not an empty folder" in capsys.readouterr().err and os.listdir(tmp_path / "b") == ["mine.txt"]
