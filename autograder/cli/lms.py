@@ -8,6 +8,7 @@ from autograder.errors import ExitCode
 from autograder.lms.canvas import canvas_import
 from autograder.lms.graded import LmsError, read_graded
 from autograder.lms.moodle import moodle_import
+from autograder.report.inert import inert
 
 
 def add_parser(sub) -> None:
@@ -54,9 +55,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"late ({how}): {', '.join(late)}")
     errors = [g.student for g in result.filled if g.status == "error"]
     if errors:
-        print(f"could not be graded (their grade is what the report says, usually 0: read it): {', '.join(errors)}")
+        print(inert(f"could not be graded (their grade is what the report says, usually 0: read it): {', '.join(errors)}"))
     for g, why in result.kept:
-        print(f"left as it was: {g.student}: {why}")
+        print(inert(f"left as it was: {g.student}: {why}"))
     for g, why in result.unmatched:
-        print(f"not written: {g.student}: {why}")
+        print(inert(f"not written: {g.student}: {why}"))
     return ExitCode.FAILED if result.unmatched else ExitCode.OK

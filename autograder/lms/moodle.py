@@ -24,6 +24,7 @@ from autograder.files import write_bytes_atomic
 from autograder.lms.graded import LMS_ID, Graded, LmsError
 from autograder.lms.grades import Scale, parse_number
 from autograder.lms.table import Table, read_table
+from autograder.report.inert import inert
 from autograder.report.numbers import show
 
 WHAT = "a Moodle grading worksheet"
@@ -52,7 +53,7 @@ def comment(out: Path, g: Graded) -> str:
     if short:
         text += " Points lost in: " + ", ".join(short) + "."
     if g.error:
-        text += f" {g.error}"
+        text += f" {inert(g.error)}"
     if g.late:
         text += " Submitted late."
     return text + " The feedback file says what was expected and why."
