@@ -12,8 +12,8 @@ from autograder.errors import UserError
 from autograder.report.csv_report import unguard
 
 # the LMS's own id at the end of a student id that the download's names gave: "obrien_mary_12345",
-# "Ada_Lovelace_42" (and "-2" where two downloads gave one id twice)
-LMS_ID = re.compile(r"_(?P<id>\d+)(?:-\d+)?$")
+# "Ada_Lovelace_42" (and "~3f2a9c" where another name made the same id: batch/ids.py; "-2" from earlier kits)
+LMS_ID = re.compile(r"_(?P<id>\d+)(?:-\d+|~[0-9a-f]{6})?$")
 
 
 class LmsError(UserError):

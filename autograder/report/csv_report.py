@@ -1,5 +1,7 @@
 """The class gradebook as CSV: one row per submission, one score column per task.
 
+The last column names each submission as the download did (a file or folder name): every id
+the kit made from a name (batch/ids.py) is listed beside its original.
 Written with the csv module (every quote, comma and newline quoted properly),
 in UTF-8. A text cell that a spreadsheet would run as a formula (=, +, -, @ ...) gets a
 leading apostrophe: error messages can carry text a student wrote. The guard is reversible
@@ -18,7 +20,7 @@ from autograder.report.numbers import show
 from autograder.tasks import TASK_IDS
 
 FIXED_BEFORE = ("student", "score", "max_score")
-FIXED_AFTER = ("status", "error", "late", "source", "sandbox")
+FIXED_AFTER = ("status", "error", "late", "source", "sandbox", "original")  # original: its name(s) in the download
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 GUARD = "'"
 
@@ -28,6 +30,7 @@ class GradebookRow(Protocol):
     report: Report
     late: bool | None
     source: str
+    original: str         # what the submission was called where it came from: the id made from it may differ
 
 
 def task_columns(reports: Iterable[Report]) -> list[str]:
@@ -59,6 +62,7 @@ def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:
         "" if row.late is None else ("yes" if row.late else "no"),
         guard(row.source),
         guard(report.sandbox),
+        guard(row.original),
     ]
 
 

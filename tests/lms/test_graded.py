@@ -24,6 +24,7 @@ class Row:
     report: Report
     late: bool | None = False
     source: str = "moodle"
+    original: str = ""
 
 
 def report(name: str) -> Report:
