@@ -722,9 +722,9 @@ PARSED_AND_SHOWN: tuple[Hostile, ...] = (
       "one row with the reason", kind="made", honest="none",
       make=_notebook_of(extra='"deep": ' + "[" * 100_000 + "]" * 100_000)),
     H("nb-odd-cells", "a correct notebook with an honest cell of a 3,000-term sum (past the parser's default "
-      'depth), a cell holding a lone surrogate ("\\ud800", no UTF-8 holds it) and a million empty JSON objects '
+      'depth), a cell holding a lone surrogate ("\\ud800", no UTF-8 holds it) and 300,000 empty JSON objects '
       "beside its cells", "full marks; the grading process never holds the objects", kind="made", honest="same",
-      make=_notebook_of(LONG_SUM, 'odd = "\ud800"', extra='"x": [' + ",".join(["{}"] * 1_000_000) + "]")),
+      make=_notebook_of(LONG_SUM, 'odd = "\ud800"', extra='"x": [' + ",".join(["{}"] * 300_000) + "]")),
     H("esc-kernelspec", "a notebook whose kernelspec language is a terminal sequence (clipboard, clear screen, "
       "C1, bidi)", "one row with the reason; nothing from it acts in any output", kind="made", honest="none",
       make=_notebook_of(metadata={"kernelspec": {"language": ESCAPES}})),
