@@ -734,14 +734,15 @@ PARSED_AND_SHOWN: tuple[Hostile, ...] = (
       attack=f"import os, sys\nsys.stderr.write({ESCAPES!r} + '\\n')\nsys.stderr.flush()\nos._exit(1)"),
     H("esc-print", "prints terminal sequences inside add's _backward (shown as what the code printed)",
       "add loses; nothing from it acts in any output", task="add", attack=f"print({ESCAPES!r})"),
-    H("esc-names", "a zip whose oversized entry, and a class-folder file beside it, are named with terminal "
-      "sequences", "full marks; the notes name them inert", kind="made", honest="same", make=_escaped_names),
+    H("esc-names", "the stubs zipped with an oversized entry, and a class-folder file beside it, named with "
+      "terminal sequences", "its row; the notes name them inert", kind="made", base="exercises", honest="same",
+      make=_escaped_names),
     H("rt3 coll", "the stubs, in a folder whose name sanitises to another student's (rt3_coll) and sorts first",
       "its own marked id; the row rt3_coll stays rt3_coll's", base="exercises", honest="same"),
     H("rt3_coll", "a correct package under the id another student's name sanitises to",
       "full marks in the row named rt3_coll", honest="same"),
-    H("+plus-sign", "a correct single file whose id begins with + (a spreadsheet formula)",
-      "full marks; the id reads back from gradebook.csv unchanged", kind="single", honest="same"),
+    H("+plus-sign", "the stubs as a single file whose id begins with + (a spreadsheet formula)",
+      "its row; the id reads back from gradebook.csv unchanged", kind="single", base="exercises", honest="same"),
     H("@at-sign", "the stubs, in a folder whose id begins with @", "its row; the id reads back unchanged",
       base="exercises", honest="same"),
 )

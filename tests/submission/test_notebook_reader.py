@@ -95,7 +95,7 @@ print(json.dumps({"before": before, "after": peak(), "scores": [r.score for r in
 
 def test_does_the_grading_process_stay_small_while_it_grades_hostile_notebooks(tmp_path):
     """Measured: the grading process's peak memory (its own, not the reader's or the child's) grows by less
-    than MiB_BOUND over grading an honest notebook while it grades a 6 MB cell, millions of JSON objects and a
+    than 40 MiB over grading an honest notebook while it grades a 6 MB cell, millions of JSON objects and a
     cell nested past the parser."""
     bound = 40
     honest = write(tmp_path / "honest.ipynb", [one_file()])
