@@ -138,9 +138,8 @@ def _finalise(found: list[Entry], problems: list[str], root: Path | None) -> lis
 
 
 def _origin(e: Entry, root: Path | None) -> str:
-    """Where a submission came from, the same on every run (a path under the intake's temporary folder is
-    taken below it)."""
+    """Where a submission came from, the same on every run and every machine (shards mount a class
+    anywhere): a path under the intake's temporary folder is taken below it, any other by its last parts."""
     path = e.path
-    if root is not None and path.is_relative_to(root):
-        path = path.relative_to(root)
-    return f"{e.source}\0{e.original}\0{path.as_posix()}"
+    parts = path.relative_to(root).parts if root is not None and path.is_relative_to(root) else path.parts[-3:]
+    return "\0".join([e.source, e.original, *parts])
