@@ -11,6 +11,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
 from autograder.errors import ExitCode, KitError, UserError
+from autograder.report.inert import inert
 from autograder.tasks import TASK_IDS
 
 EXAMPLES = """\
@@ -259,10 +260,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UserError as err:  # every user's mistake, wherever it was found: one line
-        print(f"autograder: {err}", file=sys.stderr)
+        print(f"autograder: {inert(str(err))}", file=sys.stderr)  # it may name a student's file
         return ExitCode.USAGE_ERROR
     except KitError as err:
-        print(f"autograder: internal error of the kit (please report it): {err}", file=sys.stderr)
+        print(f"autograder: internal error of the kit (please report it): {inert(str(err))}", file=sys.stderr)
         return ExitCode.KIT_BUG
     except KeyboardInterrupt:
         print("autograder: interrupted", file=sys.stderr)

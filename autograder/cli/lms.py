@@ -11,6 +11,7 @@ from autograder.lms.canvas import canvas_import
 from autograder.lms.graded import read_graded
 from autograder.lms.grades import check_late_penalty, late_and_ungraded
 from autograder.lms.moodle import moodle_import
+from autograder.report.inert import inert
 
 
 def add_parser(sub) -> None:
@@ -51,9 +52,9 @@ def run(args: argparse.Namespace) -> int:
             print("note: the worksheet has no 'Feedback comments' column (feedback comments are off): "
                   "grades only; the feedback pages are in the zip")
     for line in late_and_ungraded(result.filled, args.late_penalty):
-        print(line)
+        print(inert(line))
     for g, why in result.kept:
-        print(f"left as it was: {g.student}: {why}")
+        print(inert(f"left as it was: {g.student}: {why}"))
     for g, why in result.unmatched:
-        print(f"not written: {g.student}: {why}")
+        print(inert(f"not written: {g.student}: {why}"))
     return ExitCode.FAILED if result.unmatched else ExitCode.OK

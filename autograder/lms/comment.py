@@ -7,6 +7,7 @@ from pathlib import Path
 
 from autograder.batch.exports import REPORTS
 from autograder.lms.graded import Graded
+from autograder.report.inert import inert
 from autograder.report.numbers import show
 
 
@@ -36,7 +37,7 @@ def short_comment(out: Path, g: Graded) -> str:
     elif short:
         text += " Points lost in: " + ", ".join(short) + "."
     if g.error:
-        text += f" {g.error}"
+        text += f" {inert(g.error)}"
     if g.late:
         text += " Submitted late."
     return text

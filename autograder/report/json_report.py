@@ -20,6 +20,7 @@ import json
 
 from dataclasses import asdict
 
+from autograder.report.inert import inert_json
 from autograder.report.model import CaseGraph, Report
 
 SCHEMA = 3
@@ -71,4 +72,4 @@ def graph_dict(graph: CaseGraph | None) -> dict | None:
 
 
 def render_json(report: Report) -> str:
-    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(report_dict(report), indent=2, ensure_ascii=False)) + "\n"

@@ -134,21 +134,18 @@ def _single(source: Path, shown: str, sub: Path, problems: list[str]) -> Prepare
 
 
 def _notebook(path: Path, workdir: Path, problems: list[str]) -> Prepared:
+    from autograder.submission.notebook import NotebookError
+    from autograder.submission.notebook_reader import read_notebook
+
+    converted = _fresh(workdir / "notebook") / (path.stem + ".py")
+    table = converted.with_suffix(".cells")
     try:
-        from autograder.submission.notebook import NotebookError, notebook_cells
-    except ImportError:
-        raise SubmissionError(f"{path.name}: reading notebooks needs the notebook extra "
-                              "(pip install 'backprop-kit[notebooks]')") from None
-    try:
-        source, cells = notebook_cells(path)
+        read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's text
     except NotebookError as exc:
         raise SubmissionError(str(exc)) from None
-    converted = _fresh(workdir / "notebook") / (path.stem + ".py")
-    converted.write_text(source, encoding="utf-8")
     prepared = _single(converted, path.name, _fresh(workdir / "sub"), problems)
     # where each cell stands in engine.py: the child runs them one by one (child/cells.py)
-    table = "".join(f"{number} {first} {last}\n" for number, first, last in cells)
-    (prepared.root / "micrograd" / "engine.cells").write_text(table, encoding="utf-8")
+    shutil.copyfile(table, prepared.root / "micrograd" / "engine.cells")
     return prepared
 
 
