@@ -1,7 +1,7 @@
 """The classic backprop mistakes the kit can name: one id and one sentence with the fix each.
 
 The ids the design fixes come first; the kit's own follow. A mistake is named only when
-one of its models (reference/mistakes/models.py: the lecture's engine with that one piece
+one of its models (reference/mistakes/models/: the lecture's engine with that one piece
 wrong) predicts every observation of the failing task, or, for `wrong_local_derivative`,
 when the closure's probes show the chain rule right and the local derivative wrong
 (diagnosis/local_derivative.py). The order is the order of precedence in a report.
@@ -78,6 +78,11 @@ MESSAGES = MappingProxyType({
     "no_topological_order": "backward() calls a node's _backward as soon as it reaches it, once per path from the "
                             "output, so a node shared by two paths passes its grad on before it is complete: walk "
                             "a topological order (each node once, after every node that uses it).",
+    "append_outside_visited": "`topo.append(v)` is outside build_topo's `if v not in visited` check: a node "
+                              "reached along two paths is listed, and back-propagated, twice. Append it inside "
+                              "the check, after its children.",
+    "grad_for_data": "{op}'s _backward uses a `.grad` where its local derivative needs a `.data`: the local "
+                     "derivative is {formula}, made of the numbers of the forward pass, not of grads.",
     "visited_by_value": "build_topo remembers numbers, not nodes: a second node holding the same number is "
                         "skipped. Put the nodes themselves in `visited`.",
     "layer_list_for_one": "a layer of one neuron returns a list of one: return that Value itself "
@@ -141,6 +146,8 @@ RETEACH = MappingProxyType({
     "backward_only_root": "call only the output's _backward",
     "closures_not_called": "never call the closures in backward() (`v._backward` without `()`)",
     "no_topological_order": "walk the graph once per path instead of in topological order",
+    "append_outside_visited": "append to topo outside the visited check",
+    "grad_for_data": "use a `.grad` where the local derivative needs a `.data`",
     "visited_by_value": "mark numbers as visited instead of nodes",
     "layer_list_for_one": "return a list of one from a one-neuron layer",
     "layer_first_neuron_only": "return after the first neuron",
