@@ -15,7 +15,7 @@ from autograder.child.programs import ABOUT, DIAGNOSTIC  # observations no golde
 PROGRAMS = "autograder.child.programs"
 CROSS_REL, CROSS_ABS = 1e-9, 1e-12
 # a golden's entry holding what each classic mistake would observe (reference/mistakes): never
-# compared, never scored; the diagnosis reads it. A model that raised is {RAISES: 1.0}.
+# compared, never scored; the diagnosis reads it. A model that raised is {RAISES: 1.0, "raises.TypeError": 1.0}.
 MISTAKES = "mistakes"
 RAISES = "raises"
 
@@ -52,14 +52,15 @@ def compute_goldens(cases: list[Case], *, torch_check: bool = True) -> dict[str,
 
 
 def _predictions(case: Case, models) -> dict[str, dict]:
-    """What each model observes on the case: its observations (the DIAGNOSTIC ones kept), or {RAISES: 1.0}."""
+    """What each model observes on the case: its observations (the DIAGNOSTIC ones kept), or, when it
+    raised, {RAISES: 1.0, "raises.<its exception's type>": 1.0}."""
     run = program(case.program)
     out = {}
     for model in models:
         try:
             out[model.key] = _plain(run(model.api(), case.params), case.id, keep=DIAGNOSTIC)
-        except Exception:  # a mistaken engine may well raise: that too is a prediction
-            out[model.key] = {RAISES: 1.0}
+        except Exception as exc:  # a mistaken engine may well raise: that too is a prediction, of its kind
+            out[model.key] = {RAISES: 1.0, f"{RAISES}.{type(exc).__name__}": 1.0}
     return out
 
 

@@ -153,3 +153,47 @@ def test_does_the_call_order_decide_only_between_walks_whose_grads_agree():
     assert _named(_walk(0, [0.0, 0.0], [1.0, 0.0], **both)) == []          # a third order: no name
     one = {"grad_not_seeded": ([0.0, 0.0], [1.0, 0.0])}
     assert _named(_walk(0, [0.0, 0.0], [0.0, 1.0], **one)) == ["grad_not_seeded"]  # another DFS's order
+
+
+# -- issue 18: a name only on evidence specific to it -------------------------------------------
+
+def test_is_a_closure_that_changes_no_grad_not_called_a_wrong_derivative():
+    """Probes of 0, 0 and 1 (a closure attached to the inputs, or skipped by a gate) pass the
+    scales-and-adds test trivially: they say nothing about a derivative."""
+    assert _catch_all(_local(0, [0.0, 0.0, 1.0], [3.0, 6.0, 4.0])) == []
+
+
+def test_is_a_wrong_derivative_still_named_where_one_input_shows_it():
+    two = _local(0, [5.0, 0.0, 10.0, 0.0, 6.0, 1.0], [3.0, 2.0, 6.0, 4.0, 4.0, 3.0])
+    assert _catch_all(two) == ["wrong_local_derivative"]
+
+
+def test_is_an_error_explained_only_by_a_model_raising_the_same_kind_of_error():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0, swapped_operands=3.0),
+               cases[1].id: _golden(2.0, overwrites_grad=2.0, swapped_operands=RAISES)}
+    goldens[cases[1].id][MISTAKES]["swapped_operands"]["raises.AttributeError"] = 1.0
+
+    def run(message):
+        outcomes = {cases[0].id: CaseOutcome(cases[0].id, "ok", obs={"a.grad": 3.0}),
+                    cases[1].id: CaseOutcome(cases[1].id, "error", message=message)}
+        results = [CaseResult(c.id, "failed" if i == 0 else "error") for i, c in enumerate(cases)]
+        return [d.id for d in diagnose("mul", cases, results, outcomes, goldens, **TOL)]
+    assert run("AttributeError: 'int' object has no attribute 'data'") == ["swapped_operands"]
+    assert run("TypeError: unsupported operand type(s) for +: 'int' and 'Value'") == []
+    assert run("ApiMismatch: your Value's _prev can't be set to a node's children") == []
+
+
+def test_is_an_engine_off_the_exercise_api_never_given_an_algorithms_name():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0), cases[1].id: _golden(2.0, overwrites_grad=2.0)}
+    outcomes = {c.id: CaseOutcome(c.id, "ok", obs={"a.grad": v, "deviation": 1.0}) for c, v in zip(cases, [3.0, 2.0])}
+    results = [CaseResult(cases[0].id, "failed"), CaseResult(cases[1].id, "passed")]
+    assert [d.id for d in diagnose("mul", cases, results, outcomes, goldens, **TOL)] == []
+
+
+def test_does_a_model_of_two_mistakes_name_both():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, **{"overwrites_grad+number_not_wrapped": 3.0, "overwrites_grad": 3.0}),
+               cases[1].id: _golden(2.0, **{"overwrites_grad+number_not_wrapped": RAISES, "overwrites_grad": 2.0})}
+    assert _run(cases, [3.0, None], goldens, statuses={1: "error"}) == ["overwrites_grad", "number_not_wrapped"]
