@@ -43,12 +43,19 @@ def diagnose(task: str, cases: list[Case], results: list[CaseResult], outcomes: 
     keys = {key for p in predictions for key in p}
 
     def fitting(ignore: frozenset) -> list[str]:
-        return [mistake for mistake in IDS if any(_explains(counted, predictions, key, rel_tol, abs_tol, ignore)
-                                                  for key in keys if mistake in _ids(key))]
-    named = fitting(ORDER)
+        """The keys of the models that explain every counted case."""
+        return [key for key in keys if _explains(counted, predictions, key, rel_tol, abs_tol, ignore)]
+
+    def ids(found: list[str], every: bool = False) -> list[str]:
+        """The mistakes the keys name (every: only those all of them name), in the catalogue's order."""
+        sets = [set(_ids(key)) for key in found]
+        return [m for m in IDS if sets and (all(m in s for s in sets) if every else any(m in s for s in sets))]
+    by_grads = fitting(ORDER)
+    named = ids(by_grads)
     if len(named) > 1:
-        # the grads fit several walks of the graph: the order of the closures' calls tells them apart
-        named = fitting(frozenset())
+        # the grads fit several walks of the graph: the order of the closures' calls tells them apart; where
+        # it tells none, what every one of those walks does wrong is still true (no seed, whatever the order)
+        named = ids(fitting(frozenset())) or ids(by_grads, every=True)
     if not named and all(o.status == "ok" for _, o in counted):
         close = closeness(rel_tol=rel_tol, abs_tol=abs_tol)
         runs = [(case.program, o.obs, goldens[case.id], p.get("correct", {}))

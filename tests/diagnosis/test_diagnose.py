@@ -197,3 +197,12 @@ def test_does_a_model_of_two_mistakes_name_both():
     goldens = {cases[0].id: _golden(6.0, **{"overwrites_grad+number_not_wrapped": 3.0, "overwrites_grad": 3.0}),
                cases[1].id: _golden(2.0, **{"overwrites_grad+number_not_wrapped": RAISES, "overwrites_grad": 2.0})}
     assert _run(cases, [3.0, None], goldens, statuses={1: "error"}) == ["overwrites_grad", "number_not_wrapped"]
+
+
+def test_is_what_every_fitting_walk_does_wrong_named_when_the_call_order_tells_none_apart():
+    """No seed leaves every grad 0 whatever the order: a walk leaves-first or not, grad_not_seeded holds."""
+    fits = {"grad_not_seeded": ([0.0, 0.0], [0.0, 1.0]),
+            "grad_not_seeded+topo_not_reversed": ([0.0, 0.0], [1.0, 0.0])}
+    assert _named(_walk(0, [0.0, 0.0], [1.0, 0.0], **fits)) == ["topo_not_reversed", "grad_not_seeded"]
+    assert _named(_walk(0, [0.0, 0.0], [0.0, 1.0], **fits)) == ["grad_not_seeded"]
+    assert _named(_walk(0, [0.0, 0.0], [2.0, 1.0, 0.0], **fits)) == ["grad_not_seeded"]  # another DFS's order

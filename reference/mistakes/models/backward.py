@@ -93,14 +93,15 @@ def _recursion(root):
 
 
 def backward_models() -> list[Model]:
-    def model(id_, walk, variant=""):
-        return Model("backward", id_, variant, lambda: build_api(subclass(Value, walk=staticmethod(walk))))
+    def model(id_, walk, variant="", also=()):
+        return Model("backward", id_, variant, lambda: build_api(subclass(Value, walk=staticmethod(walk))), also)
     reversed_topo = lambda order: (lambda root: list(reversed(order(root))))  # noqa: E731
     return [
         model("topo_not_reversed", _run(topological)),
         model("topo_wrong_order", _run(reversed_topo(_preorder)), "preorder"),
         model("topo_wrong_order", _run(_preorder), "preorder_forward"),
         model("grad_not_seeded", _run(reversed_topo(topological), seed=False)),
+        model("grad_not_seeded", _run(topological, seed=False), also=("topo_not_reversed",)),
         model("nodes_visited_twice", _run(reversed_topo(_no_visited))),
         model("append_outside_visited", _run(reversed_topo(_append_outside))),
         model("seed_accumulates", _run(reversed_topo(topological), accumulate=True)),
