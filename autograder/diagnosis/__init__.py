@@ -84,8 +84,13 @@ def _explains(counted, predictions, key, rel_tol, abs_tol, ignore: frozenset = f
         if RAISES in predicted:
             # an error is explained only by the model's own kind of error (an unwrapped number's
             # AttributeError is not a missing __radd__'s TypeError, nor the kit's word on an API deviation)
-            kinds = {k.partition(".")[2] for k in predicted if k.startswith(RAISES + ".")}
+            kinds = {k.partition(".")[2] for k in predicted
+                     if k.startswith(RAISES + ".") and not k.startswith(RAISES + ".at.")}
             if outcome.status != "error" or (kinds and _kind(outcome.message) not in kinds):
+                return False
+            # and where: in the student's code (the engine) or in the case's own (`3 + a` finding no __radd__)
+            if (f"{RAISES}.at.engine" in predicted and not outcome.where) or \
+                    (f"{RAISES}.at.case" in predicted and outcome.where):
                 return False
             continue
         if outcome.status != "ok":

@@ -550,7 +550,7 @@ NAMED: dict[str, str | None] = {
     "add-closure-not-set": "closure_does_nothing", "exp-closure-not-set": "closure_does_nothing",
     "add-no-radd": "reflected_op_missing", "mul-no-wrap": "number_not_wrapped", "mul-no-rmul": "reflected_op_missing",
     "mul-assign": "overwrites_grad", "mul-no-upstream": "missing_upstream_grad", "mul-own-data": "swapped_operands",
-    "mul-grad-for-data": None,  # grads read where data was meant: neither a formula nor the chain rule's shape
+    "mul-grad-for-data": "grad_for_data",
     "mul-only-other": "one_operand_only", "mul-assign-self-only": "overwrites_grad",
     "pow-assign": "overwrites_grad", "pow-k-a-k": "wrong_local_derivative",
     "pow-km1-coefficient": "wrong_local_derivative", "pow-missing-k": "wrong_local_derivative",

@@ -163,6 +163,13 @@ def test_is_a_closure_that_changes_no_grad_not_called_a_wrong_derivative():
     assert _catch_all(_local(0, [0.0, 0.0, 1.0], [3.0, 6.0, 4.0])) == []
 
 
+def test_is_a_derivative_of_0_where_it_is_not_named_once_the_closure_scales_elsewhere():
+    """int(k) * a**(int(k) - 1): 0 for k = 0.5, right for k = 3; the closure scales and adds, so the 0 is its
+    derivative, not a closure that does nothing."""
+    assert _catch_all(_local(0, [0.0, 0.0, 1.0], [3.0, 6.0, 4.0]),
+                      _local(1, [12.0, 24.0, 13.0], [12.0, 24.0, 13.0])) == ["wrong_local_derivative"]
+
+
 def test_is_a_wrong_derivative_still_named_where_one_input_shows_it():
     two = _local(0, [5.0, 0.0, 10.0, 0.0, 6.0, 1.0], [3.0, 2.0, 6.0, 4.0, 4.0, 3.0])
     assert _catch_all(two) == ["wrong_local_derivative"]
@@ -206,3 +213,17 @@ def test_is_what_every_fitting_walk_does_wrong_named_when_the_call_order_tells_n
     assert _named(_walk(0, [0.0, 0.0], [1.0, 0.0], **fits)) == ["topo_not_reversed", "grad_not_seeded"]
     assert _named(_walk(0, [0.0, 0.0], [0.0, 1.0], **fits)) == ["grad_not_seeded"]
     assert _named(_walk(0, [0.0, 0.0], [2.0, 1.0, 0.0], **fits)) == ["grad_not_seeded"]  # another DFS's order
+
+
+def test_is_an_error_explained_only_by_a_model_raising_it_in_the_same_place():
+    """An error in the student's engine (where: a line of theirs) is not `3 + a` failing in the case's own
+    code, where Python finds no __radd__, even when both are TypeErrors."""
+    cases = [_case(0)]
+    goldens = {cases[0].id: _golden(2.0, reflected_op_missing=RAISES)}
+    goldens[cases[0].id][MISTAKES]["reflected_op_missing"].update({"raises.TypeError": 1.0, "raises.at.case": 1.0})
+
+    def run(where):
+        outcomes = {cases[0].id: CaseOutcome(cases[0].id, "error", message="TypeError: no", where=where)}
+        return [d.id for d in diagnose("mul", cases, [CaseResult(cases[0].id, "error")], outcomes, goldens, **TOL)]
+    assert run("") == ["reflected_op_missing"]
+    assert run("engine.py:12") == []
