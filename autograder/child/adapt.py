@@ -12,11 +12,26 @@ never from names guessed in their source:
   attribute set in __init__ that hides the backward() method, leaves that track no gradient
   by default (`requires_grad=False`), children the kit can't find. Each is one line naming
   what the API needs (a deviation: no mistake is named on such an engine, see diagnosis).
+All of it within SECONDS (SIGALRM through `_signal`, which imports nothing): an endless `+` is
+left to its own cases, where it times out alone, instead of holding up the import.
 """
+try:
+    import _signal
+except ImportError:  # pragma: no cover - a platform without it: no guard
+    _signal = None
 
+SECONDS = 1.0
 PREV = "_prev"
 DEVIATION = "deviation"  # the observation marking a case run on an engine that deviates from the API
 CONTAINERS = (set, frozenset, list, tuple)
+
+
+class _Stopped(BaseException):
+    """The adaptation ran out of its time."""
+
+
+def _stop(signum, frame):
+    raise _Stopped()
 
 
 class Adapted:
@@ -33,11 +48,23 @@ def adapt(api):
     value = getattr(api, "Value", None)
     if not isinstance(value, type):
         return found
-    for step in (_children, _hidden_backward, _requires_grad, _grad_type):
-        try:
-            step(api, value, found)
-        except BaseException:  # noqa: B036 - the student's constructor or ops: the cases will say what fails
-            pass
+    previous = _signal.signal(_signal.SIGALRM, _stop) if _signal else None
+    try:
+        if _signal:
+            _signal.setitimer(_signal.ITIMER_REAL, SECONDS)
+        for step in (_children, _hidden_backward, _requires_grad, _grad_type):
+            try:
+                step(api, value, found)
+            except _Stopped:
+                break
+            except BaseException:  # noqa: B036 - the student's constructor or ops: the cases will say what fails
+                pass
+    except _Stopped:  # the alarm between two steps
+        pass
+    finally:
+        if _signal:
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+            _signal.signal(_signal.SIGALRM, previous)
     return found
 
 

@@ -88,3 +88,20 @@ def test_does_an_engine_whose_constructor_raises_get_nothing_adapted():
             raise RuntimeError("no")
     found = adapt.adapt(SimpleNamespace(Value=Value))
     assert (found.notes, found.deviations) == ([], [])
+
+
+def test_does_an_endless_add_leave_the_adaptation_within_its_time():
+    """An endless `+` is left to its own cases (where it times out alone), not to hold up the import."""
+    import time
+
+    class Value:
+        def __init__(self, data):
+            self.data, self.grad = data, 0.0
+
+        def __add__(self, other):
+            while True:
+                pass
+    started = time.monotonic()
+    found = adapt.adapt(SimpleNamespace(Value=Value))
+    assert time.monotonic() - started < adapt.SECONDS + 0.5
+    assert (found.notes, found.deviations) == ([], [])
