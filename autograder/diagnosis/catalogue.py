@@ -62,6 +62,9 @@ MESSAGES = MappingProxyType({
     "closure_does_nothing": "{op}'s _backward changes no grad: attach the closure to its node after defining it, "
                             "`out._backward = _backward` (without that the node keeps the default, which does "
                             "nothing), and check that its body adds to the grads.",
+    "closure_on_operand": "{op}'s closure is attached to its operand (`self._backward = _backward`), not to the "
+                          "node it belongs to: the node keeps the default that does nothing, and the operand "
+                          "loses its own closure. Attach it to the result, `out._backward = _backward`.",
     "number_not_wrapped": "a plain number reaches {op} as it is (as in `a {op} 3`), and a number has no .data: "
                           "wrap it first, `other = other if isinstance(other, Value) else Value(other)`; `3 {op} a` "
                           "then works through `{reflected}` (`return self {op} other`).",
@@ -139,6 +142,7 @@ RETEACH = MappingProxyType({
     "wrong_activation": "use the wrong activation, or on the wrong layers",
     "mse_not_mean": "sum the squared errors instead of averaging them",
     "closure_does_nothing": "never attach the closure to its node (`out._backward = _backward`)",
+    "closure_on_operand": "attach the closure to the operand (`self._backward`) instead of `out`",
     "number_not_wrapped": "pass plain numbers into an operation unwrapped",
     "reflected_op_missing": "leave out the reflected operation (`3 + a`, `3 * a`)",
     "seed_accumulates": "seed the output's grad with `+= 1`",

@@ -117,7 +117,7 @@ SHAPES: tuple[Shape, ...] = (
     Shape("requires-grad-gate", "leaves track no gradient by default; closures gated on requires_grad",
           REQUIRES_GRAD, note="requires_grad=False"),
     Shape("closure-on-input", "mul's closure attached to its first operand, not to `out`", CLOSURE_ON_INPUT,
-          intact=ENGINE_TASKS - {"mul", "backward"}),
+          named={"mul": ("closure_on_operand",)}, intact=ENGINE_TASKS - {"mul", "backward"}),
     Shape("own-package", "a folder my_micrograd/ whose nn.py imports `from my_micrograd.engine import Value`",
           nn=sub(NN, "from micrograd.engine import Value", "from my_micrograd.engine import Value"),
           folder="my_micrograd", intact=ENGINE_TASKS | {"neuron", "layer", "mlp", "parameters", "zero_grad"},

@@ -77,12 +77,24 @@ def grad_for_data(task):
 GRAD_FOR_DATA = ("mul", "pow", "exp", "relu")
 
 
+def on_operand(task):
+    """`self._backward = _backward`: the closure attached to the first operand, not to `out` (which keeps
+    the default that does nothing, while the operand loses its own closure)."""
+    def _node(self, t, data, operands, k=None):
+        out = Value._node(self, t, data, operands, k)
+        if t == task:
+            operands[0]._backward, out._backward = out._backward, (lambda: None)
+        return out
+    return _node
+
+
 def op_models(task) -> list[Model]:
     def model(id_, rule, variant="", also=(), **methods):
         return Model(task, id_, variant, lambda: build_api(subclass(Value, rules={**Value.rules, task: rule},
                                                                     **methods)), also)
     models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task)),
-              model("closure_does_nothing", lambda out, operands, k: None)]
+              model("closure_does_nothing", lambda out, operands, k: None),
+              Model(task, "closure_on_operand", "", lambda: build_api(subclass(Value, _node=on_operand(task))))]
     op = engine.OPS[task]
     if op.form == "binary":  # a number may stand on either side
         models += [model("overwrites_grad", overwrites(task, only=0), "first"),
