@@ -130,10 +130,16 @@ def _hidden_backward(api, value, found):
             method = cls.__dict__["backward"]
             break
     node = value(2.0)
-    if callable(method) and "backward" in (getattr(node, "__dict__", None) or {}):
+    if "backward" not in (getattr(node, "__dict__", None) or {}):
+        return
+    if callable(method):
         found.deviations.append("`self.backward = ...` in your Value's __init__ hides your backward() method: "
                                 "`v.backward()` calls that attribute instead. The exercise API names a node's "
                                 "closure `_backward`, and backward() is the method")
+    else:
+        found.deviations.append("your Value keeps a node's closure in `backward` (`self.backward = ...` in "
+                                "__init__): the exercise API names the closure `_backward`, and backward() is "
+                                "the method that walks the graph from the output")
 
 
 def _requires_grad(api, value, found):

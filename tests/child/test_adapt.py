@@ -105,3 +105,15 @@ def test_does_an_endless_add_leave_the_adaptation_within_its_time():
     found = adapt.adapt(SimpleNamespace(Value=Value))
     assert time.monotonic() - started < adapt.SECONDS + 0.5
     assert (found.notes, found.deviations) == ([], [])
+
+
+def test_is_a_closure_kept_in_backward_with_no_backward_method_a_deviation():
+    class Value:
+        def __init__(self, data, _children=()):
+            self.data, self.grad, self._prev = data, 0.0, tuple(_children)
+            self.backward = lambda: None
+
+        def __add__(self, other):
+            return Value(self.data + other.data, (self, other))
+    found = adapt.adapt(SimpleNamespace(Value=Value))
+    assert len(found.deviations) == 1 and "names the closure `_backward`" in found.deviations[0]

@@ -101,6 +101,12 @@ APPEND_OUTSIDE = sub(ENGINE, """                for child in v._prev:
 UNREVERSED_UNSEEDED = sub(sub(ENGINE, "        for v in reversed(topo):", "        for v in topo:"),
                           "        self.grad = 1\n", "")
 
+# the closure kept in `backward`, the walk in backprop(): as some public engines name them
+CLOSURE_NAMED_BACKWARD = sub(sub(sub(sub(ENGINE, "self._backward = lambda: None", "self.backward = lambda: None"),
+                                 "out._backward = _backward", "out.backward = _backward", 0),
+                             "v._backward()", "v.backward()"),
+                         "    def backward(self):", "    def backprop(self):")
+
 # children as (child, local derivative) pairs, walked by a backward() of its own: nothing to adapt to
 PAIRS = sub(sub(ENGINE, "self._prev = set(_children)", "self.parents = [(c, None) for c in _children]"),
             "for child in v._prev:", "for child, _ in v.parents:")
@@ -137,6 +143,8 @@ SHAPES: tuple[Shape, ...] = (
           named={"backward": ("append_outside_visited",)}),
     Shape("unreversed-and-unseeded", "two mistakes in backward(): no seed, the topo walked leaves first",
           UNREVERSED_UNSEEDED, named={"backward": ("topo_not_reversed", "grad_not_seeded")}),
+    Shape("closure-named-backward", "closures kept in `backward`, the walk named backprop()",
+          CLOSURE_NAMED_BACKWARD, note="the exercise API names the closure `_backward`"),
     Shape("children-as-pairs", "children kept as (child, derivative) pairs: nothing the kit can walk", PAIRS,
           note="exercise API keeps them in `_prev`"),
 )
