@@ -112,15 +112,15 @@ def _children(api, value, found):
         type.__setattr__(value, PREV, property(lambda self: getattr(self, name),
                                                lambda self, children: setattr(self, name, children)))
         found.notes.append(f"your Value keeps a node's children in `{name}`, where the exercise API has `_prev`: "
-                           f"the kit used `{name}`")
+                           f"the kit used `{name}`.")
     elif holders:
         listed = " and ".join(f"`{n}`" for n in holders)
         found.deviations.append(f"your Value keeps a node's children in both {listed}, and the kit can't tell "
-                                "which one your backward() walks: the exercise API keeps them in `_prev`")
+                                "which one your backward() walks: the exercise API keeps them in `_prev`.")
     else:
         found.deviations.append("the kit found no attribute of your Value holding a node's children (a + b holds "
                                 "neither a nor b): the exercise API keeps them in `_prev`, a set or tuple of the "
-                                "Values a node was made from")
+                                "Values a node was made from.")
 
 
 def _hidden_backward(api, value, found):
@@ -134,19 +134,19 @@ def _hidden_backward(api, value, found):
         return
     if callable(method):
         found.deviations.append("`self.backward = ...` in your Value's __init__ hides your backward() method: "
-                                "`v.backward()` calls that attribute instead. The exercise API names a node's "
-                                "closure `_backward`, and backward() is the method")
+                                "`v.backward()` calls that attribute, not the method (the exercise API keeps a "
+                                "node's closure in `_backward`, and backward() is the method).")
     else:
         found.deviations.append("your Value keeps a node's closure in `backward` (`self.backward = ...` in "
                                 "__init__): the exercise API names the closure `_backward`, and backward() is "
-                                "the method that walks the graph from the output")
+                                "the method that walks the graph from the output.")
 
 
 def _requires_grad(api, value, found):
     if getattr(value(2.0), "requires_grad", True) is False:
         found.deviations.append("your Value(x) tracks no gradient unless asked (`requires_grad=False` by default): "
                                 "in the exercise API every Value(x) does, and the kit makes its nodes with "
-                                "Value(x) alone")
+                                "Value(x) alone.")
 
 
 def _grad_type(api, value, found):

@@ -55,4 +55,4 @@ def write_own_names(root: Path, files: dict[str, str], folder: str = "") -> list
     if names:
         (root / OWN_NAMES).write_text("".join(n + "\n" for n in names), encoding="utf-8")
     return [f"your files import their own package as `{n}`: the kit puts them in its `micrograd` package, and "
-            f"`{n}` reaches that package" for n in names]
+            f"`{n}` reaches that package." for n in names]
