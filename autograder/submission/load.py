@@ -14,6 +14,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.submission.own_names import write_own_names
 from autograder.submission.unzip import MAX_FILE_BYTES, ZipRefused, unzip
 
 MODULES = ("engine", "nn", "train")
@@ -118,6 +119,7 @@ def _copy_files(top: Path, sources: list[Path], prefix: str, sub: Path, problems
     if len(sources) > MAX_FILES:
         problems.append(f"more than {MAX_FILES} Python files: only the first {MAX_FILES} were used")
     _find_modules(files, sub / "micrograd", prefix, problems)
+    problems += write_own_names(sub, files, "" if layout == "package" else top.name)
     return Prepared(sub, files, problems, layout)
 
 
