@@ -9,15 +9,19 @@ them `svg` returns None, `missing()` says why in one line, and `text` is the sam
 from __future__ import annotations
 
 import importlib.util
-import re
 import shutil
+import textwrap
+from dataclasses import dataclass
 from html import escape
 
 from autograder.cases.common import fmt
+from autograder.report import graph_fit
 from autograder.report.model import CaseGraph, GraphNode
 
 WRONG_FILL, WRONG_INK = "#fde2e1", "#b3261e"   # a wrong number: its cell, its text
 BOX_INK, OP_FILL = "#3c4043", "#eef3fd"
+ORIGIN_INK = "#e8710a"                          # the first wrong step's box (cases/origin.py)
+TITLE_CHARS = 90                                # a title's lines wrap here, so that it never widens the picture
 
 
 def missing() -> str | None:
@@ -30,27 +34,67 @@ def missing() -> str | None:
     return None
 
 
-def svg(graph: CaseGraph, title: str = "") -> str | None:
-    """The graph as an inline <svg> element (no XML prolog), or None without graphviz."""
-    return svgs([(graph, title)])[0]
+def svg(graph: CaseGraph, title: str = "", room_px: float = graph_fit.FILE_PX) -> str | None:
+    """The graph as an inline <svg> element (no XML prolog) fitting room_px, or None without graphviz."""
+    picture = pictures([(graph, title)], room_px)[0]
+    return picture.svg if picture else None
 
 
-def svgs(graphs: list[tuple[CaseGraph, str]]) -> list[str | None]:
-    """Many pictures (graph, title) at once: one run of dot for all those not drawn before in this
-    process (a page's pictures; starting dot costs more than drawing a small graph). None each
-    without graphviz."""
+@dataclass(frozen=True)
+class Picture:
+    svg: str                  # an <svg> element, its size in px, never wider than the room it was drawn for
+    shown: CaseGraph          # the graph it draws: the case's, or the part of it around its first wrong step
+    part: bool = False        # True: only that part (the whole graph did not fit at a readable size)
+
+
+def pictures(graphs: list[tuple[CaseGraph, str]], room_px: float) -> list[Picture | None]:
+    """Many pictures (graph, title) at once, each readable within room_px: top to bottom, else left to
+    right, else the part of the graph around its first wrong step (the title says which part); scaled
+    down to the room. None each without graphviz (or where dot refused one)."""
     if missing():
         return [None] * len(graphs)
+    tall = _drawn([source(g, t) for g, t in graphs])
+    wide = _drawn([source(g, t, "LR") if not _fits(d, room_px) else None for (g, t), d in zip(graphs, tall)])
+    best = [min((d for d in pair if d), key=graph_fit.width_px, default=None) for pair in zip(tall, wide)]
+    parts = [graph_fit.around(g) if not _fits(d, room_px) and d else None for (g, _), d in zip(graphs, best)]
+    near = _drawn([source(p, _part_title(t, p, g)) if p else None for (g, t), p in zip(graphs, parts)])
+    out = []
+    for (graph, _), drawn, part, drawn_part in zip(graphs, best, parts, near):
+        if drawn_part:
+            out.append(Picture(graph_fit.fitted(drawn_part, room_px), part, True))
+        elif drawn:
+            out.append(Picture(graph_fit.fitted(drawn, room_px), graph))
+        else:
+            out.append(None)
+    return out
+
+
+def svgs(graphs: list[tuple[CaseGraph, str]], room_px: float = graph_fit.FILE_PX) -> list[str | None]:
+    """pictures(), their SVG alone."""
+    return [p.svg if p else None for p in pictures(graphs, room_px)]
+
+
+def _fits(drawn: str | None, room_px: float) -> bool:
+    return drawn is None or graph_fit.fits(drawn, room_px)
+
+
+def _part_title(title: str, part: CaseGraph, whole: CaseGraph) -> str:
+    return (f"{title} (part of the graph: the {len(part.nodes)} of its {len(whole.nodes)} nodes nearest "
+            f"{graph_fit.centre(whole)})")
+
+
+def _drawn(sources: list[str | None]) -> list[str | None]:
+    """dot's SVG of each source (None stays None), in one run of dot for all those not drawn before in
+    this process (a page's pictures; starting dot costs more than drawing a small graph)."""
     if len(_DRAWN) > 512:  # a long batch: keep memory flat
         _DRAWN.clear()
-    sources = [source(graph, title) for graph, title in graphs]
-    new = list(dict.fromkeys(s for s in sources if s not in _DRAWN))
+    new = list(dict.fromkeys(s for s in sources if s is not None and s not in _DRAWN))
     if new:
         drawn = _dot(new)
         if drawn is None:  # dot refused one of them: each on its own, a refused one shows as text
             drawn = [(_dot([src]) or [None])[0] for src in new]
         _DRAWN.update(zip(new, drawn))
-    return [_DRAWN[s] for s in sources]
+    return [_DRAWN[s] if s is not None else None for s in sources]
 
 
 def _dot(sources: list[str]) -> list[str] | None:
@@ -69,35 +113,46 @@ def _dot(sources: list[str]) -> list[str] | None:
 _DRAWN: dict[str, str | None] = {}
 
 
-def source(graph: CaseGraph, title: str = "") -> str:
-    """The dot source of the picture."""
+def source(graph: CaseGraph, title: str = "", rankdir: str = "TB") -> str:
+    """The dot source of the picture: top to bottom (the leaves first, the output last) or left to right."""
     import graphviz
 
     title = "".join(c if c.isprintable() else " " for c in title)  # dot takes no control characters
-    g = graphviz.Digraph(graph_attr={"rankdir": "LR", "bgcolor": "transparent", "label": title,
-                                     "labelloc": "t", "fontname": "Helvetica", "fontsize": "12"},
+    lines = textwrap.wrap(title.replace("\\", "/"), TITLE_CHARS)  # a backslash would start one of dot's escapes
+    title = "".join(line + "\\n" for line in lines)                # \n: a line of dot's, centred
+    g = graphviz.Digraph(graph_attr={"rankdir": rankdir, "bgcolor": "transparent", "label": title,
+                                     "labelloc": "t", "fontname": "Helvetica", "fontsize": "12",
+                                     "nodesep": "0.2", "ranksep": "0.25"},
                          node_attr={"fontname": "Helvetica", "fontsize": "11"},
                          edge_attr={"color": "#80868b", "arrowsize": "0.6"})
     for node in graph.nodes:
-        g.node(node.name, label=f"<{_table(node)}>", shape="plaintext")
+        g.node(node.name, label=f"<{_table(node, graph)}>", shape="plaintext")
         if node.op:
             op = f"{node.name}.op"
-            g.node(op, label=node.op, shape="ellipse", style="filled", fillcolor=OP_FILL, color="#aecbfa")
+            g.node(op, label=node.op, shape="ellipse", style="filled", fillcolor=OP_FILL, color="#aecbfa",
+                   height="0.3", margin="0.05,0.02")
             g.edge(op, node.name)
             for child in node.children:
                 g.edge(child, op)
     return g.source
 
 
-def _table(node: GraphNode) -> str:
-    rows = [_cell(escape(node.name), bold=True),
-            _cell(_value("data", node.data_got if node.wrong_data else node.data, node.data, node.wrong_data),
-                  wrong=node.wrong_data)]
+def _table(node: GraphNode, graph: CaseGraph) -> str:
+    """The node's box: its name, data and grad one under another (narrow, so that graphs fit a page)."""
+    rows = [_cell(escape(node.name), bold=True)]
+    rows += [_cell(line, wrong=node.wrong_data)
+             for line in _value("data", node.data_got if node.wrong_data else node.data, node.data, node.wrong_data)]
     if node.expected is not None:
-        rows.append(_cell(_value("grad", node.grad, node.expected, node.wrong_grad), wrong=node.wrong_grad))
-    border = WRONG_INK if node.wrong else BOX_INK
-    return (f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="4" COLOR="{border}">'
-            f'<TR>{"".join(rows)}</TR></TABLE>')
+        rows += [_cell(line, wrong=node.wrong_grad) for line in _value("grad", node.grad, node.expected, node.wrong_grad)]
+    border, style = (WRONG_INK if node.wrong else BOX_INK), ""
+    if node.name == graph.origin:
+        border, style = ORIGIN_INK, ' BORDER="3"'
+        rows.append(f'<TD><FONT COLOR="{ORIGIN_INK}"><B>first wrong step</B></FONT></TD>')
+    elif node.name in graph.after:
+        style = ' STYLE="dashed"'
+        rows.append(f'<TD><FONT COLOR="{WRONG_INK}" POINT-SIZE="10">wrong because of {escape(graph.origin)}</FONT></TD>')
+    return (f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" COLOR="{border}"{style}>'
+            f'{"".join(f"<TR>{row}</TR>" for row in rows)}</TABLE>')
 
 
 def _cell(text: str, *, bold: bool = False, wrong: bool = False) -> str:
@@ -108,22 +163,15 @@ def _cell(text: str, *, bold: bool = False, wrong: bool = False) -> str:
     return f"<TD>{text}</TD>"
 
 
-def _value(what: str, got, expected, wrong: bool) -> str:
+def _value(what: str, got, expected, wrong: bool) -> list[str]:
+    """The lines of one number in a box: 'grad 0.5', or 'grad 0.2' and 'expected 0.5' where it is wrong."""
     if not wrong:
-        return f"{what} {_num(expected)}"
-    return escape(f"{what} {_num(got)} (expected {_num(expected)})")
+        return [f"{what} {_num(expected)}"]
+    return [escape(f"{what} {_num(got)}"), escape(f"expected {_num(expected)}")]
 
 
 def _num(x) -> str:
     return "nothing" if x is None else (f"{x:.4f}" if abs(x) < 1e5 else fmt(x))
-
-
-def width_px(svg_text: str) -> float:
-    """The picture's width in CSS pixels (dot writes points), from the <svg> element's width."""
-    found = re.search(r'<svg[^>]*\swidth="([\d.]+)(pt|px)?"', svg_text)
-    if not found:
-        return 0.0
-    return float(found.group(1)) * (4 / 3 if found.group(2) in (None, "pt") else 1.0)
 
 
 def text(graph: CaseGraph) -> list[str]:
@@ -133,9 +181,17 @@ def text(graph: CaseGraph) -> list[str]:
         made = f" = {node.op}({', '.join(node.children)})" if node.op else " (a leaf)"
         if node.note == "mix":
             made = f" = {node.op}"
-        parts = [f"{node.name}{made}", _value("data", node.data_got if node.wrong_data else node.data,
-                                              node.data, node.wrong_data)]
+        parts = [f"{node.name}{made}", _said("data", node.data_got if node.wrong_data else node.data,
+                                             node.data, node.wrong_data)]
         if node.expected is not None:
-            parts.append(_value("grad", node.grad, node.expected, node.wrong_grad))
+            parts.append(_said("grad", node.grad, node.expected, node.wrong_grad))
+        if node.name == graph.origin:
+            parts.append("the first wrong step")
+        elif node.name in graph.after:
+            parts.append(f"wrong because of {graph.origin}")
         lines.append(("✗ " if node.wrong else "  ") + ", ".join(parts))
     return lines
+
+
+def _said(what: str, got, expected, wrong: bool) -> str:
+    return f"{what} {_num(expected)}" if not wrong else f"{what} {_num(got)} (expected {_num(expected)})"
