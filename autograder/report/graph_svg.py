@@ -144,14 +144,14 @@ def _table(node: GraphNode, graph: CaseGraph) -> str:
              for line in _value("data", node.data_got if node.wrong_data else node.data, node.data, node.wrong_data)]
     if node.expected is not None:
         rows += [_cell(line, wrong=node.wrong_grad) for line in _value("grad", node.grad, node.expected, node.wrong_grad)]
-    border, style = (WRONG_INK if node.wrong else BOX_INK), ""
+    border, style = (WRONG_INK if node.wrong else BOX_INK), 'BORDER="1"'
     if node.name == graph.origin:
-        border, style = ORIGIN_INK, ' BORDER="3"'
+        border, style = ORIGIN_INK, 'BORDER="3"'
         rows.append(f'<TD><FONT COLOR="{ORIGIN_INK}"><B>first wrong step</B></FONT></TD>')
     elif node.name in graph.after:
-        style = ' STYLE="dashed"'
-        rows.append(f'<TD><FONT COLOR="{WRONG_INK}" POINT-SIZE="10">wrong because of {escape(graph.origin)}</FONT></TD>')
-    return (f'<TABLE BORDER="1" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" COLOR="{border}"{style}>'
+        style = 'BORDER="1" STYLE="dashed"'
+        rows.append(f'<TD><FONT COLOR="{WRONG_INK}">wrong because of {escape(graph.origin)}</FONT></TD>')
+    return (f'<TABLE {style} CELLBORDER="0" CELLSPACING="0" CELLPADDING="2" COLOR="{border}">'
             f'{"".join(f"<TR>{row}</TR>" for row in rows)}</TABLE>')
 
 
