@@ -52,35 +52,90 @@ def _find(case: Case, graph: CaseGraph, close: Close):
     parents = {name: [p for p in order if name in steps.get(p, {})] for name in order}
     if any(not _number(nodes[p].grad) for p in steps):
         return None  # a node whose grad is not observed (or not a number) hands on what we can't know
-    suspects = {}  # node whose grad is off -> the steps that could have put it off
+    should = {}  # node -> the grad its parents' observed grads give it (the output: the seed)
     for name in order:
-        node = nodes[name]
-        if not parents[name] and name != order[-1]:
-            continue  # a leaf no node uses (a wrapped constant)
-        if node.grad is None or (not parents[name] and seed is None):
-            continue  # not observed, or the kit set it itself
-        should = preset.get(name, 0.0) + math.fsum(steps[p][name] * nodes[p].grad for p in parents[name])
-        if not parents[name]:
-            should = seed
-        if not (_number(node.grad) and close(node.grad, should)):
-            # the output's own grad off: the seed, where backward() seeds it (the kit set it in an op's graph)
-            own = [name] if case.program == "backward.graph" else []
-            suspects[name] = (own if not parents[name] else [p for p in parents[name] if p not in trusted], should)
-    if not suspects or any(not s for s, _ in suspects.values()):
+        if parents[name]:
+            should[name] = preset.get(name, 0.0) + math.fsum(steps[p][name] * nodes[p].grad for p in parents[name])
+        elif name == order[-1] and seed is not None:
+            should[name] = seed
+    off = [n for n in should if nodes[n].grad is not None and not (_number(nodes[n].grad)
+                                                                   and close(nodes[n].grad, should[n]))]
+    if not off:
         return None
     index = {name: i for i, name in enumerate(order)}
-    forced = [s[0] for s, _ in suspects.values() if len(s) == 1]
+    if case.program == "backward.graph":
+        found = _whole_steps(order, steps, parents, nodes, should, close, index)
+    else:
+        found = _single_edges(off, parents, trusted, steps, index)
+    if found is None:
+        return None
+    origin, others = found
+    below = _below(origin, steps)
+    tainted = set().union(*(_below(q, steps) for q in others)) if others else set()
+    after = tuple(n for n in order if nodes[n].wrong and n != origin and n in below and n not in tainted)
+    follow = not others and any(n not in steps.get(origin, {}) for n in after)
+    return origin, after, _sentence(nodes[origin], nodes, should, off, parents, follow)
+
+
+def _single_edges(off, parents, trusted, steps, index):
+    """An op's graph: a step of the student's closure may hand each child anything, so a node whose grad
+    is off points at its parents, less the kit's own mix nodes. (origin, the other steps that may be
+    wrong), or None when no step is sure, or when one that may be wrong is not below the sure one."""
+    suspects = {c: [p for p in parents[c] if p not in trusted] for c in off}
+    if any(not s for s in suspects.values()):
+        return None  # off, and no step could have put it off: not a wrong step (the kit set it, or a leaf)
+    forced = [s[0] for s in suspects.values() if len(s) == 1]
     if not forced:
         return None
     origin = max(forced, key=index.get)
     below = _below(origin, steps)
-    if any(s != origin and s not in below for ss, _ in suspects.values() for s in ss):
+    if any(q != origin and q not in below for s in suspects.values() for q in s):
         return None  # another step that could be the first wrong one is not below it
-    others = [name for name, (ss, _) in suspects.items() if ss != [origin]]
-    tainted = set().union(*(_below(name, steps) | {name} for name in others)) if others else set()
-    after = tuple(n for n in order if nodes[n].wrong and n != origin and n in below and n not in tainted)
-    follow = not others and any(n not in suspects for n in after)
-    return origin, after, _sentence(nodes[origin], nodes, suspects, parents, follow)
+    return origin, {q for s in suspects.values() for q in s if q != origin}
+
+
+def _whole_steps(order, steps, parents, nodes, should, close, index):
+    """backward()'s walk on the kit's own nodes: every step is the kit's closure, right in itself, so a
+    wrong one (run twice, never, or before its grad was complete) hands every child its coefficient times
+    the same wrong number. Each step's number is read off a child whose other parents' numbers are
+    known, starting from the output's children. (origin, the other wrong or unknown steps), or None when the numbers don't add up
+    or a step that may be wrong is not below the first wrong one."""
+    root = order[-1]
+    handed: dict[str, float] = {}  # step -> the grad it handed on, where the numbers tell
+
+    def residual(c: str, p: str) -> float:  # what is off at c, less what c's other (known) parents put off
+        return nodes[c].grad - should[c] - math.fsum(steps[q][c] * (handed[q] - nodes[q].grad)
+                                                     for q in parents[c] if q != p)
+
+    todo = sorted(steps, key=index.get, reverse=True)
+    while True:  # read each step's number off a child whose other parents are known, until none is left
+        learnt = {}
+        for p in todo:
+            estimates = [nodes[p].grad + residual(c, p) / coef for c, coef in steps[p].items()
+                         if coef and all(q in handed for q in parents[c] if q != p)]
+            if estimates:
+                if any(not close(e, estimates[0]) for e in estimates):
+                    return None  # not one number: something other than the walk is off
+                learnt[p] = estimates[0]
+        if not learnt:
+            break
+        handed.update(learnt)
+        todo = [p for p in todo if p not in learnt]
+    if any(not close(nodes[c].grad, nodes[c].grad - residual(c, None))
+           for c in should if parents[c] and all(q in handed for q in parents[c])):
+        return None  # the numbers don't add up as the walk's
+    wrong = [p for p in order if p in steps and (p not in handed or not close(handed[p], nodes[p].grad))]
+    if root in should and not close(nodes[root].grad, should[root]):
+        wrong.append(root)  # the seed
+    if not wrong:
+        return None
+    origin = max(wrong, key=index.get)
+    if origin != root and origin not in handed:
+        return None
+    below = _below(origin, steps)
+    if any(q != origin and q not in below for q in wrong):
+        return None
+    return origin, {q for q in wrong if q != origin}
 
 
 def _setup(case: Case):
@@ -143,17 +198,18 @@ def _below(name: str, steps: dict[str, dict[str, float]]) -> set[str]:
     return seen
 
 
-def _sentence(origin: GraphNode, nodes: dict[str, GraphNode], suspects: dict, parents: dict, follow: bool) -> str:
-    if origin.name in suspects and not parents[origin.name]:  # the output's own grad: the seed
-        _, should = suspects[origin.name]
+def _sentence(origin: GraphNode, nodes: dict[str, GraphNode], should: dict, off: list, parents: dict,
+              follow: bool) -> str:
+    if origin.name in off and not parents[origin.name]:  # the output's own grad: the seed
         text = (f"the first wrong step is the first one, at the output: {origin.name}.grad should be "
-                f"{fmt(should)} (the seed, d {origin.name} / d {origin.name}) and is {_show(origin.grad)}")
+                f"{fmt(should[origin.name])} (the seed, d {origin.name} / d {origin.name}) and is {_show(origin.grad)}")
     else:
-        child = next(c for c in nodes if c in suspects and origin.name in parents[c])
-        _, should = suspects[child]
+        child = next((c for c in nodes if c in off and origin.name in parents[c]), None)
+        if child is None:  # its children's grads add up, with what lower steps got wrong as well
+            return f"the first wrong step is at {expression(origin)}"
         shared = " (with what the other nodes hand it)" if len(parents[child]) > 1 else ""
         text = (f"the first wrong step is at {expression(origin)}: with {origin.name}.grad = {_show(origin.grad)}, "
-                f"{child}.grad should be {fmt(should)}{shared} and is {_show(nodes[child].grad)}")
+                f"{child}.grad should be {fmt(should[child])}{shared} and is {_show(nodes[child].grad)}")
     return text + ("; the wrong grads further down follow from it" if follow else "")
 
 

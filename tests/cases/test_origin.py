@@ -64,9 +64,10 @@ def test_is_there_no_origin_when_a_wrong_grad_may_come_from_a_step_above():
     assert set(graph.wrong) == {"x0", "x1"} and graph.origin == ""
 
 
-def test_is_there_no_origin_when_two_wrong_steps_could_each_be_the_first():
-    """A backward() walk: every node's step is the student's. x1 is off and both n0 and n2 hand it a grad;
-    nothing else is off: either could be the wrong step, so none is named."""
+def test_is_there_no_origin_when_no_wrong_step_gives_the_numbers():
+    """A backward() walk on the kit's nodes. x1 is off and nothing else: both n0 and n2 hand x1 a grad, but a
+    wrong run of either would put its other child off too. No wrong step of the walk gives these numbers, so
+    none is named."""
     params = {"leaves": [2.0, -3.0], "calls": 1,
               "nodes": [{"args": [0, 1], "coefs": [1.0, 1.0]}, {"args": [2, 0], "coefs": [0.5, 1.0]},
                         {"args": [3, 1], "coefs": [2.0, 1.0]}]}

@@ -3,8 +3,9 @@
 Every variant (variants.py) is checked as a student checks it (public cases). For each failing case
 with a graph, the truth is found here independently, on the variant's engine in this process (trusted:
 it is our own code, edited), by looking at each step on its own:
-- an operation's step: the node's closure called alone, from a grad of its own and children that
-  already hold one; it is wrong when a child does not get the right local derivative times that grad;
+- an operation's step: the case's closures run from the output down, as its program runs them, each
+  one watched: it is wrong when a child does not get the node's grad times the right local derivative
+  (added to what the child held: a `=` for `+=` is wrong where the child held something);
 - backward()'s walk: every kit node's closure records the grad it ran with; a step is wrong when the
   walk ran it other than once, or before its grad was complete; the seed is wrong when the output's
   grad is not 1.
@@ -27,8 +28,6 @@ from autograder.engines import package_api
 from autograder.tasks import OPS
 
 pytestmark = pytest.mark.corpus
-
-PRESET, UPSTREAM = 0.375, 1.75  # what a child holds, and the grad a step hands on, when a step is tried alone
 
 
 def _pictured(job: tuple[str, str, str]) -> tuple[str, list]:
@@ -66,34 +65,36 @@ def _same(a, b) -> bool:
 
 
 def wrong_op_steps(api, case) -> set[str]:
-    """The op nodes of an op task's case whose closure, called alone, hands a child a wrong grad."""
+    """The op nodes of an op task's case whose closure, as the case runs it, hands a child other than its
+    local derivative times the node's grad (the closures run from the output down, as the program does)."""
     p = case.params
     op = OPS[p.get("op", case.task)]
     if case.program == "ops.local":
-        obs = local(api, {**p, "upstream": UPSTREAM, "preset": [PRESET, PRESET]})
-        args = [p["a"], p["a"] if p.get("same") else p.get("b", p.get("const")), p.get("k")]
+        obs = local(api, p)
+        args = [p["a"], p["a"] if p.get("same") else p.get("b", p.get("const"))]
         d = _derivative(op, args, p)
-        want = {"a.grad": PRESET + (sum(d) if p.get("same") else d[0]) * UPSTREAM}
+        preset = list(p.get("preset", [0.0, 0.0]))
+        want = {"a.grad": preset[0] + (sum(d) if p.get("same") else d[0]) * p["upstream"]}
         if "b" in p:
-            want["b.grad"] = PRESET + d[1] * UPSTREAM
+            want["b.grad"] = preset[1] + d[1] * p["upstream"]
         return {"out"} if any(not _same(obs[k], v) for k, v in want.items()) else set()
+    leaves, nodes = build(api, p, lambda s, args: apply({**s, "op": p["op"]}, args))
+    made = leaves + nodes
+    nodes[-1].grad = p["upstream"]
     wrong = set()
-    for k, spec in enumerate(p["nodes"]):
-        if "coefs" in spec:
-            continue
-        leaves, nodes = build(api, p, lambda s, args: apply({**s, "op": p["op"]}, args))
-        made = leaves + nodes
+    for k in reversed(range(len(nodes))):
+        spec, node = p["nodes"][k], nodes[k]
         args = [made[i] for i in spec["args"]]
-        for x in made:
-            x.grad = PRESET
-        node = nodes[k]
-        node.grad = UPSTREAM
+        before = {id(a): a.grad for a in args}
+        grad = node.grad
         backprop_op(api, node, {id(x) for x in made} - {id(node)})
-        d = _derivative(op, [a.data for a in args] + [spec.get("k")], spec)
-        got: dict[int, float] = {}
+        if "coefs" in spec:
+            continue  # the kit's own step
+        d = _derivative(op, [a.data for a in args], spec)
+        want = dict(before)
         for a, dk in zip(args, d):
-            got[id(a)] = got.get(id(a), PRESET) + dk * UPSTREAM
-        if any(not _same(a.grad, got[id(a)]) for a in args):
+            want[id(a)] += dk * grad
+        if any(not _same(a.grad, want[id(a)]) for a in args):
             wrong.add(f"n{k}")
     return wrong
 
@@ -141,25 +142,29 @@ def below_of(graph, name: str) -> set[str]:
 
 
 def test_is_the_origin_right_on_every_variant_whose_failing_case_has_a_graph(pictured, cases):
+    """Every origin marked is right; and every variant with a pictured case that observes every node's grad
+    and has a wrong step has its origin marked on one of them at least (a case that sees only the leaves'
+    grads, or whose mistake is no step, a leaf grad reset say, has none to mark)."""
     wrongly, unmarked, marked = {}, [], 0
     for variant in corpus.VARIANTS:
         folder, graphs = pictured[variant.id]
-        if not graphs:
-            continue
         api = package_api(folder, variant.id)
-        any_origin = False
+        could = found = False
         for case_id, graph in graphs:
+            case = cases[case_id]
+            if case.program not in ("ops.local", "ops.graph", "backward.graph") or case.params.get("calls", 1) != 1:
+                assert not graph.origin, case_id  # the steps between the leaves are not observed
+                continue
+            truth = wrong_walk_steps(api, case) if case.program == "backward.graph" else wrong_op_steps(api, case)
+            could = could or bool(truth)
             if not graph.origin:
                 continue
-            any_origin, marked = True, marked + 1
-            case = cases[case_id]
-            truth = wrong_walk_steps(api, case) if case.program == "backward.graph" else wrong_op_steps(api, case)
+            found, marked = True, marked + 1
             below = below_of(graph, graph.origin)
-            wrong_nodes = set(graph.wrong)
             if (graph.origin not in truth or not truth - {graph.origin} <= below
-                    or not set(graph.after) <= below & wrong_nodes):
+                    or not set(graph.after) <= below & set(graph.wrong)):
                 wrongly[(variant.id, case_id)] = (graph.origin, sorted(truth), graph.after)
-        if not any_origin:
+        if could and not found:
             unmarked.append(variant.id)
     assert not wrongly, f"origins marked wrongly: {wrongly}"
-    assert marked and not unmarked, f"variants with a pictured case and no origin marked: {unmarked}"
+    assert marked and not unmarked, f"variants with a wrong step in a pictured case and no origin marked: {unmarked}"

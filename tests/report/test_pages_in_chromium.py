@@ -32,6 +32,8 @@ import variants as corpus  # noqa: E402
 VARIANTS = ("backward-no-visited", "backward-not-reversed", "backward-no-seed", "mul-own-data", "add-assign",
             "relu-grad-one-at-zero", "tanh-uses-input")
 WIDTH = 1280
+SHOT_HEIGHT = 3000  # a screenshot's height: the page down to its pictures
+PICTURE_FILES = 2   # pictures written by `check --graph` opened on their own, per variant: the biggest
 MIN_TEXT_PX = 9.0  # the smallest text in a picture, as drawn (11 pt is 14.7 px at full size)
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -61,11 +63,11 @@ addEventListener('load', () => {
 </script>"""
 
 
-def chromium(url: str, profile: Path, *args: str) -> str:
+def chromium(url: str, profile: Path, *args: str, size: str = f"{WIDTH},1000") -> str:
     command = [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
                "--hide-scrollbars", "--force-device-scale-factor=1", f"--user-data-dir={profile}",
-               f"--window-size={WIDTH},1600", *args, url]
+               f"--window-size={size}", *args, url]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
     return done.stdout
 
@@ -91,17 +93,18 @@ def shown(tmp_path_factory):
                             include_hidden=False, store=store, name=name)
         page = render_feedback(report)
         pages.append((f"{name}.html", page))
-        for svg in write_graphs(report, work / name / "graphs"):  # as `check --graph` writes them
-            if svg.suffix == ".svg":  # a picture opened on its own: the same page a browser makes of it
-                pages.append((f"{name}--{svg.stem}.html", f"<!DOCTYPE html><html><body style='margin:8px'>"
-                               f"{svg.read_text(encoding='utf-8')}</body></html>"))
+        files = [f for f in write_graphs(report, work / name / "graphs") if f.suffix == ".svg"]  # `check --graph`
+        for svg in sorted(files, key=lambda f: -f.stat().st_size)[:PICTURE_FILES]:  # the biggest graphs
+            # a picture opened on its own: the page a browser makes of an .svg, with room for the script
+            pages.append((f"{name}--{svg.stem}.html", f"<!DOCTYPE html><html><body style='margin:8px'>"
+                          f"{svg.read_text(encoding='utf-8')}</body></html>"))
     out = []
     for filename, page in pages:
         path = work / "pages" / filename
         path.parent.mkdir(exist_ok=True)
         path.write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
         shot = shots / filename.replace(".html", ".png")
-        chromium(path.as_uri(), work / "profile", f"--screenshot={shot}")
+        chromium(path.as_uri(), work / "profile", f"--screenshot={shot}", size=f"{WIDTH},{SHOT_HEIGHT}")
         out.append((filename, measured(path, work / "profile"), shot))
     return out
 
