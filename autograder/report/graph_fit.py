@@ -15,7 +15,7 @@ from autograder.report.model import CaseGraph
 PAGE_PX = 720    # a feedback page's figure: the page's 52rem column, less the case's indent
 FILE_PX = 1240   # a picture opened on its own in a window 1280 px wide
 MIN_SCALE = 0.7  # 11 pt text (14.7 px) drawn at 10 px: smaller is squinted at, not read
-AROUND = 2       # a part of a graph: the nodes this many links from its centre
+PART_NODES = 7   # a part of a graph: this many nodes nearest its centre (a row of 7 boxes fits a page)
 
 _SIZE = re.compile(r'(<svg[^>]*?\s)width="([\d.]+)(pt|px)?"(\s+)height="([\d.]+)(pt|px)?"')
 
@@ -52,17 +52,20 @@ def centre(graph: CaseGraph) -> str:
     return graph.origin or (wrong[-1] if wrong else graph.nodes[-1].name)
 
 
-def around(graph: CaseGraph, levels: int = AROUND) -> CaseGraph:
-    """The part of the graph within `levels` links of its centre, links to the rest left out."""
+def around(graph: CaseGraph, most: int = PART_NODES) -> CaseGraph:
+    """The part of the graph nearest its centre, at most `most` nodes (by links from it; the wrong ones
+    first at each distance, then in the graph's order), links to the rest left out."""
     links: dict[str, set[str]] = {n.name: set() for n in graph.nodes}
     for node in graph.nodes:
         for child in node.children:
             if child in links:
                 links[node.name].add(child)
                 links[child].add(node.name)
-    near = {centre(graph)}
-    for _ in range(levels):
-        near |= {other for name in near for other in links[name]}
+    rank = {n.name: (not n.wrong, i) for i, n in enumerate(graph.nodes)}
+    near, ring = [centre(graph)], [centre(graph)]
+    while ring and len(near) < most:
+        ring = sorted({other for name in ring for other in links[name]} - set(near), key=rank.get)
+        near += ring[:most - len(near)]
     nodes = tuple(replace(n, children=tuple(c for c in n.children if c in near))
                   for n in graph.nodes if n.name in near)
     return replace(graph, nodes=nodes, after=tuple(n for n in graph.after if n in near))

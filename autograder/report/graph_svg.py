@@ -21,7 +21,7 @@ from autograder.report.model import CaseGraph, GraphNode
 WRONG_FILL, WRONG_INK = "#fde2e1", "#b3261e"   # a wrong number: its cell, its text
 BOX_INK, OP_FILL = "#3c4043", "#eef3fd"
 ORIGIN_INK = "#e8710a"                          # the first wrong step's box (cases/origin.py)
-TITLE_CHARS = 90                                # a title's lines wrap here, so that it never widens the picture
+TITLE_CHARS, OP_CHARS = 90, 32                  # a title's, an op's lines wrap here: never what widens a picture
 
 
 def missing() -> str | None:
@@ -118,8 +118,7 @@ def source(graph: CaseGraph, title: str = "", rankdir: str = "TB") -> str:
     import graphviz
 
     title = "".join(c if c.isprintable() else " " for c in title)  # dot takes no control characters
-    lines = textwrap.wrap(title.replace("\\", "/"), TITLE_CHARS)  # a backslash would start one of dot's escapes
-    title = "".join(line + "\\n" for line in lines)                # \n: a line of dot's, centred
+    title = _lines(title, TITLE_CHARS) + ("\\n" if title else "")
     g = graphviz.Digraph(graph_attr={"rankdir": rankdir, "bgcolor": "transparent", "label": title,
                                      "labelloc": "t", "fontname": "Helvetica", "fontsize": "12",
                                      "nodesep": "0.2", "ranksep": "0.25"},
@@ -129,12 +128,18 @@ def source(graph: CaseGraph, title: str = "", rankdir: str = "TB") -> str:
         g.node(node.name, label=f"<{_table(node, graph)}>", shape="plaintext")
         if node.op:
             op = f"{node.name}.op"
-            g.node(op, label=node.op, shape="ellipse", style="filled", fillcolor=OP_FILL, color="#aecbfa",
+            g.node(op, label=_lines(node.op, OP_CHARS), shape="ellipse", style="filled", fillcolor=OP_FILL, color="#aecbfa",
                    height="0.3", margin="0.05,0.02")
             g.edge(op, node.name)
             for child in node.children:
                 g.edge(child, op)
     return g.source
+
+
+def _lines(text: str, width: int) -> str:
+    """text in lines of at most `width` characters, each centred by dot (\\n); no backslash of its own,
+    which would start one of dot's escapes."""
+    return "\\n".join(textwrap.wrap(text.replace("\\", "/"), width))
 
 
 def _table(node: GraphNode, graph: CaseGraph) -> str:
