@@ -75,8 +75,10 @@ def _local(p: dict) -> list[GraphNode]:
         leaves, args = [GraphNode("a", a)], [a, a]
     elif "b" in p:
         leaves, args = [GraphNode("a", a), GraphNode("b", p["b"])], [a, p["b"]]
-    elif "const" in p:
+    elif "const" in p:  # the number a leaf on the side it is written (3 * a: the reflected form)
         leaves, args = [GraphNode("a", a), GraphNode(fmt(p["const"]), p["const"])], [a, p["const"]]
+        if p.get("const_side") == "left":
+            leaves.reverse()
     else:
         leaves, args = [GraphNode("a", a)], [a]
     data = forward(op, args, p)
