@@ -15,7 +15,7 @@ from autograder.report.model import CaseGraph
 PAGE_PX = 720    # a feedback page's figure: the page's 52rem column, less the case's indent
 FILE_PX = 1240   # a picture opened on its own in a window 1280 px wide
 MIN_SCALE = 0.7  # 11 pt text (14.7 px) drawn at 10 px: smaller is squinted at, not read
-PART_NODES = 7   # a part of a graph: this many nodes nearest its centre (a row of 7 boxes fits a page)
+PART_NODES = (7, 5, 3)  # a part of a graph: this many nodes nearest its centre, the fewest only if need be
 
 _SIZE = re.compile(r'(<svg[^>]*?\s)width="([\d.]+)(pt|px)?"(\s+)height="([\d.]+)(pt|px)?"')
 
@@ -52,7 +52,7 @@ def centre(graph: CaseGraph) -> str:
     return graph.origin or (wrong[-1] if wrong else graph.nodes[-1].name)
 
 
-def around(graph: CaseGraph, most: int = PART_NODES) -> CaseGraph:
+def around(graph: CaseGraph, most: int = PART_NODES[0]) -> CaseGraph:
     """The part of the graph nearest its centre, at most `most` nodes (by links from it; the wrong ones
     first at each distance, then in the graph's order), links to the rest left out."""
     links: dict[str, set[str]] = {n.name: set() for n in graph.nodes}

@@ -21,7 +21,7 @@ from autograder.report.model import CaseGraph, GraphNode
 WRONG_FILL, WRONG_INK = "#fde2e1", "#b3261e"   # a wrong number: its cell, its text
 BOX_INK, OP_FILL = "#3c4043", "#eef3fd"
 ORIGIN_INK = "#e8710a"                          # the first wrong step's box (cases/origin.py)
-TITLE_CHARS, OP_CHARS = 90, 32                  # a title's, an op's lines wrap here: never what widens a picture
+TITLE_CHARS, OP_CHARS = 90, 24                  # a title's, an op's lines wrap here: never what widens a picture
 
 
 def missing() -> str | None:
@@ -48,34 +48,45 @@ class Picture:
 
 
 def pictures(graphs: list[tuple[CaseGraph, str]], room_px: float) -> list[Picture | None]:
-    """Many pictures (graph, title) at once, each readable within room_px: top to bottom, else left to
-    right, else the part of the graph around its first wrong step (the title says which part); scaled
-    down to the room. None each without graphviz (or where dot refused one)."""
+    """Many pictures (graph, title) at once, each readable within room_px: the first of top to bottom,
+    left to right, then ever smaller parts of the graph around its first wrong step (the title says
+    which part) that fits; scaled down to the room. Each round of tries is one run of dot. None each
+    without graphviz (or where dot refused every try)."""
     if missing():
         return [None] * len(graphs)
-    tall = _drawn([source(g, t) for g, t in graphs])
-    wide = _drawn([source(g, t, "LR") if not _fits(d, room_px) else None for (g, t), d in zip(graphs, tall)])
-    best = [min((d for d in pair if d), key=graph_fit.width_px, default=None) for pair in zip(tall, wide)]
-    parts = [graph_fit.around(g) if not _fits(d, room_px) and d else None for (g, _), d in zip(graphs, best)]
-    near = _drawn([source(p, _part_title(t, p, g)) if p else None for (g, t), p in zip(graphs, parts)])
+    tries = [_tries(graph, title) for graph, title in graphs]
+    seen: list[list[tuple[str, tuple]]] = [[] for _ in graphs]
+    done = [False] * len(graphs)
+    for step in range(max((len(t) for t in tries), default=0)):
+        todo = [i for i, t in enumerate(tries) if not done[i] and step < len(t)]
+        drawn = _drawn([source(shown, title, rankdir) for shown, title, rankdir, _ in (tries[i][step] for i in todo)])
+        for i, svg_text in zip(todo, drawn):
+            if svg_text is not None:
+                seen[i].append((svg_text, tries[i][step]))
+                done[i] = graph_fit.fits(svg_text, room_px)
     out = []
-    for (graph, _), drawn, part, drawn_part in zip(graphs, best, parts, near):
-        if drawn_part:
-            out.append(Picture(graph_fit.fitted(drawn_part, room_px), part, True))
-        elif drawn:
-            out.append(Picture(graph_fit.fitted(drawn, room_px), graph))
-        else:
+    for i, drawings in enumerate(seen):
+        if not drawings:
             out.append(None)
+            continue
+        svg_text, (shown, _, _, part) = drawings[-1] if done[i] else min(drawings, key=lambda d: graph_fit.width_px(d[0]))
+        out.append(Picture(graph_fit.fitted(svg_text, room_px), shown, part))
+    return out
+
+
+def _tries(graph: CaseGraph, title: str) -> list[tuple[CaseGraph, str, str, bool]]:
+    """(graph shown, title, rankdir, a part?) in the order they are tried."""
+    out = [(graph, title, "TB", False), (graph, title, "LR", False)]
+    for most in graph_fit.PART_NODES:
+        if most < len(graph.nodes):
+            part = graph_fit.around(graph, most)
+            out += [(part, _part_title(title, part, graph), rankdir, True) for rankdir in ("TB", "LR")]
     return out
 
 
 def svgs(graphs: list[tuple[CaseGraph, str]], room_px: float = graph_fit.FILE_PX) -> list[str | None]:
     """pictures(), their SVG alone."""
     return [p.svg if p else None for p in pictures(graphs, room_px)]
-
-
-def _fits(drawn: str | None, room_px: float) -> bool:
-    return drawn is None or graph_fit.fits(drawn, room_px)
 
 
 def _part_title(title: str, part: CaseGraph, whole: CaseGraph) -> str:

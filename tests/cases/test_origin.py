@@ -1,7 +1,7 @@
 """Does the kit point at the node whose own step is the first wrong one, and only when the evidence singles it out?
 
 The small graphs below are built by hand, with numbers worked out here; the corpus test
-(tests/corpus/test_origin_corpus.py) checks the origin on every single-mistake variant.
+(tests/corpus/test_origin_on_variants.py) checks the origin on every single-mistake variant.
 """
 from __future__ import annotations
 

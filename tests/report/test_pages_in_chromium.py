@@ -21,7 +21,7 @@ import pytest
 from autograder.config import load_rubric
 from autograder.goldens import GoldenStore
 from autograder.grading import grade_path
-from autograder.report import graph_svg
+from autograder.report import graph_fit, graph_svg
 from autograder.report.graph_files import write_graphs
 from autograder.report.html_report import render_feedback
 
@@ -34,7 +34,7 @@ VARIANTS = ("backward-no-visited", "backward-not-reversed", "backward-no-seed", 
 WIDTH = 1280
 SHOT_HEIGHT = 3000  # a screenshot's height: the page down to its pictures
 PICTURE_FILES = 2   # pictures written by `check --graph` opened on their own, per variant: the biggest
-MIN_TEXT_PX = 9.0  # the smallest text in a picture, as drawn (11 pt is 14.7 px at full size)
+MIN_TEXT_PX = 10.0  # the smallest text in a picture, as drawn (11 pt is 14.7 px at full size, its box ~17 px)
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 
 pytestmark = [
@@ -50,7 +50,9 @@ addEventListener('load', () => {
   for (const svg of document.querySelectorAll('svg')) {
     const figure = svg.closest('figure'), caption = figure ? figure.querySelector('figcaption') : null;
     const texts = [...svg.querySelectorAll('text')].map(t => t.getBoundingClientRect().height);
+    const view = svg.viewBox.baseVal;
     out.pictures.push({svg: box(svg), caption: caption ? box(caption) : null,
+                       scale: view && view.width ? svg.getBoundingClientRect().width / (view.width * 4 / 3) : 1,
                        figure: figure ? [figure.scrollWidth, figure.clientWidth] : null,
                        title: (svg.querySelector('text') || {}).textContent || '',
                        smallest_text: Math.min(...texts)});
@@ -133,6 +135,9 @@ def test_is_the_text_of_every_picture_readable(shown):
     small = [(name, round(p["smallest_text"], 1)) for name, m, _ in shown for p in m["pictures"]
              if p["smallest_text"] < MIN_TEXT_PX]
     assert not small
+    shrunk = [(name, round(p["scale"], 2)) for name, m, _ in shown for p in m["pictures"]
+              if p["scale"] < graph_fit.MIN_SCALE - 0.01]
+    assert not shrunk
 
 
 def test_is_a_screenshot_of_every_page_taken(shown):
