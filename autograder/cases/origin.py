@@ -11,6 +11,10 @@ runs itself in an op's graph); the first wrong step is that culprit when every o
 be wrong lies below it. The nodes below it that are wrong, and whose numbers no other suspect step
 touched, are wrong only because of it.
 
+What is read, and what is taken as given: a node's step writes only into its children's grads (as
+micrograd's closures do: `self.grad += ...`, `other.grad += ...`), and the kit's own mix nodes' steps,
+which the kit itself runs in an op's graph, are right.
+
 When the evidence does not single out one node (a grad not observed, a wrong forward value, two
 wrong steps side by side), there is no origin: the picture and the text say less, never a wrong node.
 """
@@ -98,8 +102,8 @@ def _whole_steps(order, steps, parents, nodes, should, close, index):
     """backward()'s walk on the kit's own nodes: every step is the kit's closure, right in itself, so a
     wrong one (run twice, never, or before its grad was complete) hands every child its coefficient times
     the same wrong number. Each step's number is read off a child whose other parents' numbers are
-    known, starting from the output's children. (origin, the other wrong or unknown steps), or None when the numbers don't add up
-    or a step that may be wrong is not below the first wrong one."""
+    known, starting from the output's children. (origin, the other wrong or unknown steps), or None
+    when the numbers don't add up or a step that may be wrong is not below the first wrong one."""
     root = order[-1]
     handed: dict[str, float] = {}  # step -> the grad it handed on, where the numbers tell
 

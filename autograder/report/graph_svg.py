@@ -69,7 +69,8 @@ def pictures(graphs: list[tuple[CaseGraph, str]], room_px: float) -> list[Pictur
         if not drawings:
             out.append(None)
             continue
-        svg_text, (shown, _, _, part) = drawings[-1] if done[i] else min(drawings, key=lambda d: graph_fit.width_px(d[0]))
+        narrowest = min(drawings, key=lambda d: graph_fit.width_px(d[0]))
+        svg_text, (shown, _, _, part) = drawings[-1] if done[i] else narrowest
         out.append(Picture(graph_fit.fitted(svg_text, room_px), shown, part))
     return out
 
@@ -139,8 +140,8 @@ def source(graph: CaseGraph, title: str = "", rankdir: str = "TB") -> str:
         g.node(node.name, label=f"<{_table(node, graph)}>", shape="plaintext")
         if node.op:
             op = f"{node.name}.op"
-            g.node(op, label=_lines(node.op, OP_CHARS), shape="ellipse", style="filled", fillcolor=OP_FILL, color="#aecbfa",
-                   height="0.3", margin="0.05,0.02")
+            g.node(op, label=_lines(node.op, OP_CHARS), shape="ellipse", style="filled", fillcolor=OP_FILL,
+                   color="#aecbfa", height="0.3", margin="0.05,0.02")
             g.edge(op, node.name)
             for child in node.children:
                 g.edge(child, op)
@@ -159,7 +160,8 @@ def _table(node: GraphNode, graph: CaseGraph) -> str:
     rows += [_cell(line, wrong=node.wrong_data)
              for line in _value("data", node.data_got if node.wrong_data else node.data, node.data, node.wrong_data)]
     if node.expected is not None:
-        rows += [_cell(line, wrong=node.wrong_grad) for line in _value("grad", node.grad, node.expected, node.wrong_grad)]
+        rows += [_cell(line, wrong=node.wrong_grad)
+                 for line in _value("grad", node.grad, node.expected, node.wrong_grad)]
     border, style = (WRONG_INK if node.wrong else BOX_INK), 'BORDER="1"'
     if node.name == graph.origin:
         border, style = ORIGIN_INK, 'BORDER="3"'
