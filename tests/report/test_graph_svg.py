@@ -140,7 +140,8 @@ def test_does_a_graph_dot_refuses_show_as_text_without_taking_the_others_down(ch
     assert graph_svg.svgs([(graph, "title\x00with a NUL")])[0].startswith("<svg")  # control characters dropped
     real = graph_svg.source
     # a source dot can't read, drawn in the same run as a good one
-    monkeypatch.setattr(graph_svg, "source", lambda g, title="": "digraph { [ }" if title == "bad" else real(g, title))
+    monkeypatch.setattr(graph_svg, "source",
+                        lambda g, title="", *rest: "digraph { [ }" if title == "bad" else real(g, title, *rest))
     bad, good = graph_svg.svgs([(graph, "bad"), (graph, "good")])
     assert bad is None and good.startswith("<svg")
 
