@@ -52,3 +52,26 @@ def test_is_every_picture_drawn_within_its_room_at_a_readable_scale(room):
 def test_does_a_part_of_a_graph_say_so_in_its_title():
     picture = graph_svg.pictures([(chain_and_fan(40), "case")], graph_fit.PAGE_PX)[0]
     assert picture.part and "part of the graph" in picture.svg and "nearest n1" in picture.svg
+
+
+def wide_and_deep(width: int, depth: int) -> CaseGraph:
+    """chain_and_fan's fan, then a chain of `depth` more nodes: too wide top to bottom and left to right."""
+    fan = chain_and_fan(width)
+    chain = [GraphNode(f"n{k}", 1.0, f"1*n{k - 1}", (f"n{k - 1}",), grad=1.0, expected=1.0, note="mix")
+             for k in range(3, 3 + depth)]
+    return CaseGraph((*fan.nodes, *chain), origin="n1")
+
+
+@needs_dot
+def test_does_check_graph_write_the_whole_graph_in_words_beside_a_part(tmp_path):
+    from autograder.report.graph_files import write_graphs
+    from autograder.report.model import CaseResult, Report, TaskResult
+
+    graph = wide_and_deep(30, 16)
+    case = CaseResult("backward/random-1", "failed", message="x0.grad: got 0, expected 1", graph=graph)
+    report = Report("s", 0.0, 15.0, (TaskResult("backward", "backward()", 0.0, 15.0, (case,)),))
+    written = write_graphs(report, tmp_path)
+    assert [p.name for p in written] == ["backward--random-1.svg", "backward--random-1.txt"]
+    svg = written[0].read_text()
+    assert "part of the graph" in svg and graph_fit.width_px(svg) <= graph_fit.FILE_PX
+    assert len(written[1].read_text().splitlines()) == 1 + len(graph.nodes)
