@@ -23,8 +23,9 @@ examples:
   autograder grade class.zip --out grades/hw1      a class: gradebook, feedback, summary.html
   autograder grade class.zip --out s1 --shard 1/2   one shard of a class (then: autograder merge s1 s2 --out ...)
   autograder lms canvas grades/hw1 --gradebook export.csv   the grades as Canvas imports them
+  autograder lms push grades/hw1 --lti platform.toml   the scores straight into the LMS (LTI 1.3)
   autograder handout hw1-handout/       what students get (nothing hidden)
-  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE)
+  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE, prairielearn DIR)
   autograder exercises                  write exercises/ from solutions/
   autograder exercises --check          exit 1 if exercises/ is out of date
 """
@@ -121,7 +122,7 @@ INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.ed
 
 # the editions `export` writes (the folder handout has its own command); kept here, not imported
 # from editions/, so that `--help` works in a student's handout, which ships no editions
-EDITION_NAMES = ("otter", "nbgrader", "gradescope")
+EDITION_NAMES = ("otter", "nbgrader", "gradescope", "prairielearn")
 
 
 def _handout(args) -> int:
