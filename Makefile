@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SAMPLE_OUT := out/sample-class
 
-.PHONY: run test setup sandbox graphviz benchmark clean
+.PHONY: run test setup sandbox graphviz chromium benchmark clean
 
 PIP    := $(PY) -m pip --quiet --disable-pip-version-check
 # torch comes from PyTorch's own CPU wheel index, as its install page says: the default index
@@ -28,7 +28,7 @@ $(VENV)/.installed: pyproject.toml
 	    torch.__version__, 'came from the index pip is configured with:', 'the CPU build' if torch.version.cuda is None \
 	    else 'a CUDA build (make clean setup where that index is reachable gives the CPU one)')"; \
 	fi
-	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks,dask]'   # notebooks: otter-grader, nbgrader; dask: --executor
+	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks,dask,lti]'   # notebooks: otter-grader, nbgrader; dask: --executor; lti: pylti1p3
 	touch $@
 
 # bubblewrap gives student code no network, a private /tmp and a narrow view of
@@ -48,6 +48,14 @@ graphviz:
 	     && (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1; } \
 	|| echo "note: graphviz's dot is not installed (needs root and apt): feedback shows graphs as text"
 
+# a headless Chromium looks at the feedback pages as a student would (tests/report/test_pages_in_chromium.py:
+# every graph fits 1280 px with its caption); without it that test is skipped and says why.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	     && (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1; } \
+	|| echo "note: chromium is not installed (needs root and apt): the test of the pages in a browser is skipped"
+
 setup: $(VENV)/.installed sandbox graphviz
 
 run: setup
@@ -61,7 +69,7 @@ run: setup
 
 # the tests on every core (pytest-xdist), a test file per worker: a file's module fixtures (a course
 # built with nbgrader, a handout's venv) are built once
-test: setup
+test: setup chromium
 	$(PY) -m autograder exercises --check
 	$(PY) -m pytest -q -n auto --dist loadfile
 
