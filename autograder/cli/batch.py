@@ -137,11 +137,11 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
     w = result.written
     if w.removed:
         gone = sorted({Path(rel).stem for rel in w.removed})
-        console.print(escape(f"Removed the reports and feedback pages of {len(gone)} student(s) graded here before "
+        console.print(shown(f"Removed the reports and feedback pages of {len(gone)} student(s) graded here before "
                              f"and not in this run: {', '.join(gone[:SHOW_ERRORS])}"
                              + (" …" if len(gone) > SHOW_ERRORS else "")), soft_wrap=True)
     if w.kept:
-        console.print(escape(f"note: kept {len(w.kept)} file(s) in reports/ and feedback/ that are of no student in "
+        console.print(shown(f"note: kept {len(w.kept)} file(s) in reports/ and feedback/ that are of no student in "
                              f"this run and that the kit did not write as they are: {', '.join(w.kept[:SHOW_ERRORS])}"
                              + (" …" if len(w.kept) > SHOW_ERRORS else "")), soft_wrap=True)
     for line in (f"\nWrote gradebook to {w.gradebook}",
