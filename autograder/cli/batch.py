@@ -20,7 +20,7 @@ from autograder.batch.store import StoreError
 from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
 from autograder.report.numbers import show
-from autograder.report.summary import sandbox_levels
+from autograder.report.summary import sandbox_levels, who_rows
 
 SHOW_ERRORS = 10
 SHOW_RETEACH = 5
@@ -99,6 +99,12 @@ def _print_summary(console: Console, result: BatchResult) -> None:
             console.print(f"  {escape(row['says'])}", soft_wrap=True)
         if len(s["diagnoses"]) > SHOW_RETEACH:
             console.print(f"  … and {len(s['diagnoses']) - SHOW_RETEACH} more in summary.md")
+    for kind, title in who_rows(s):  # who, kind by kind (those not graded: one by one below, with why)
+        if kind != "ungradable":
+            names = [row["submission"] for row in s["who"][kind]]
+            more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""
+            console.print(f"[yellow]{escape(title)}[/yellow]: {escape(', '.join(names[:SHOW_ERRORS]))}{more} "
+                          "(why: summary.md, the gradebook's error column)", soft_wrap=True)
     for row in result.ungradable[:SHOW_ERRORS]:
         console.print(f"[red]could not grade[/red] {escape(row.student)}: {escape(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:

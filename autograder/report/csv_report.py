@@ -12,6 +12,7 @@ from typing import Iterable, Protocol, Sequence
 
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.report.trouble import error_line
 from autograder.tasks import TASK_IDS
 
 FIXED_BEFORE = ("student", "score", "max_score")
@@ -51,7 +52,7 @@ def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:
         number(report.max_score),
         *(number(scores[t]) if t in scores else "" for t in tasks),
         "error" if report.error else "graded",
-        _text(report.error or ""),
+        _text(error_line(report)),
         "" if row.late is None else ("yes" if row.late else "no"),
         _text(row.source),
         _text(report.sandbox),

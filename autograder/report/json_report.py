@@ -11,6 +11,8 @@ SCHEMA history:
      (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
      children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
+  4: import_errors: the student's modules that did not import, each with why in one line
+     ({"nn": "nn.py:3: SyntaxError: invalid syntax"}; every module when the import hung or died; {} otherwise)
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -22,7 +24,7 @@ from dataclasses import asdict
 
 from autograder.report.model import CaseGraph, Report
 
-SCHEMA = 3
+SCHEMA = 4
 
 
 def report_dict(report: Report) -> dict:
@@ -36,6 +38,7 @@ def report_dict(report: Report) -> dict:
         "kit_version": report.kit_version,
         "notes": list(report.notes),
         "import_output": report.import_output,
+        "import_errors": dict(report.import_errors),
         "tasks": [
             {
                 "id": t.id,
