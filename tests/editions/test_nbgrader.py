@@ -101,11 +101,11 @@ def test_are_nbgraders_grades_the_kits_per_student_and_per_task(course):
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         for student in STUDENTS:
             report = kit_report(course / "submitted" / student / "hw1" / "backprop.ipynb")
-            assert exported[student] == pytest.approx(report.score, abs=1e-4), student
+            assert exported[student] == pytest.approx(report.score, abs=1e-6), student
             assert gb.find_grade("test_warmup", "backprop", "hw1", student).max_score == 0
             for task in report.tasks:
                 cell = gb.find_grade(f"test_{task.id}", "backprop", "hw1", student)
-                assert cell.score == pytest.approx(task.score, abs=1e-4), (student, task.id)
+                assert cell.score == pytest.approx(task.score, abs=1e-6), (student, task.id)
     assert exported["solution"] == exported["exploring"] == 100 and exported["stubs"] == 0
     assert all(0 < exported[m] < 100 for m in MISTAKES)
 
