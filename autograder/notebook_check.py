@@ -17,6 +17,7 @@ autograding put it; a student's copy has none, and a hidden case there says so.
 from __future__ import annotations
 
 import hashlib
+import os
 import tempfile
 from pathlib import Path
 
@@ -80,10 +81,12 @@ def score_part(task_id: str, part: int, of: int, notebook: str | None = None) ->
 
 def task_score(task_id: str, secret: str | None = None, notebook: str | None = None) -> float:
     """The kit's score of one task on the saved notebook (for nbgrader: a test cell's numeric last
-    expression is its points). Public cases only, unless secret names the instructor's kit_secret/
-    (nbgrader's hidden tests do, at autograding). What failed is printed, never to stderr."""
+    expression is its points). Public cases only, but when nbgrader autogrades (NBGRADER_EXECUTION is
+    "autograde" in the kernel's environment): then public and hidden ones, from secret, the instructor's
+    kit_secret/. What failed is printed, never to stderr."""
+    hidden = secret is not None and os.environ.get("NBGRADER_EXECUTION") == "autograde"
     try:
-        report = _report(_notebook(notebook), secret is not None, Path(secret) if secret else SECRET)
+        report = _report(_notebook(notebook), hidden, Path(secret) if hidden else SECRET)
     except _CantGrade as err:
         print(f"backprop-kit: {err}")
         return 0.0
@@ -122,7 +125,8 @@ def _report(notebook: Path, hidden: bool, secret: Path):
     key = (hashlib.sha256(notebook.read_bytes()).hexdigest(), hidden)
     if key not in _REPORTS:
         if hidden and not (secret / "assignment.toml").is_file():
-            raise _CantGrade("hidden cases are graded on your instructor's side only")
+            raise _CantGrade(f"no hidden cases here: they are graded where your instructor's kit_secret/ is "
+                             f"(looked for {secret / 'assignment.toml'})")
         with tempfile.TemporaryDirectory(prefix="kit-goldens-") as cache:
             if hidden:
                 rubric = load_rubric(secret / "assignment.toml")

@@ -19,6 +19,7 @@ from autograder.cases.hints import HINTS
 from autograder.config import Rubric
 from autograder.notebooks import warmup
 from autograder.notebooks.solution_cells import MODULES, for_otter, module_source
+from autograder.notebooks.support import importing
 from autograder.scoring.parts import denomination, parts
 from autograder.tasks import TABLE
 
@@ -54,8 +55,8 @@ and backpropagation*. Each task is checked by **backprop-kit**: the check reads 
 tells you what your code computed, what was expected, and why. Your grade comes from the same cases,
 plus hidden ones drawn the same way.
 """
-TEST = "# backprop-kit test: your saved notebook, graded by the kit on one case\n" \
-       "from autograder.notebook_check import case\ncase({case_id!r})"
+TEST = "# backprop-kit test: your saved notebook, graded by the kit on one case\n" + \
+       importing("case", "False").replace("{", "{{").replace("}", "}}") + "\ncase({case_id!r})"
 PART = ("# HIDDEN\n# backprop-kit: {task}'s points, part {i} ({part} of {total}): passes when the kit's score of {task} "
         "holds it\nfrom autograder.notebook_check import score_part\nscore_part({task!r}, {i}, of={total})")
 

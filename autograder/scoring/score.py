@@ -136,7 +136,8 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
         return result("failed", problems[0], tuple(problems[1:]) + _explain(case, outcome), graph)
     where = f" ({outcome.where})" if outcome.where else ""
     if outcome.status == "missing":
-        return result("missing", f"not written yet: {outcome.message}")
+        return result("missing", f"not written yet: {outcome.message}" if outcome.message.strip()
+                      else "not written yet (your code raises NotImplementedError)")
     if outcome.status == "timeout":
         return result("timeout", outcome.message or f"took longer than {rubric.case_timeout:g} s")
     if not explain and not outcome.where:  # its module did not import: the derivation would not help
