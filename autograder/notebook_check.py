@@ -125,8 +125,8 @@ def _report(notebook: Path, hidden: bool, secret: Path):
     key = (hashlib.sha256(notebook.read_bytes()).hexdigest(), hidden)
     if key not in _REPORTS:
         if hidden and not (secret / "assignment.toml").is_file():
-            raise _CantGrade(f"no hidden cases here: they are graded where your instructor's kit_secret/ is "
-                             f"(looked for {secret / 'assignment.toml'})")
+            raise _CantGrade(f"hidden cases are graded on your instructor's side only "
+                             f"(no {secret / 'assignment.toml'} here)")
         with tempfile.TemporaryDirectory(prefix="kit-goldens-") as cache:
             if hidden:
                 rubric = load_rubric(secret / "assignment.toml")
