@@ -1,11 +1,11 @@
-"""`autograder merge SHARD_OUT... --out OUT`: the class's files from the shards of a class."""
+"""`autograder merge SHARD_OUT... --out OUT`: the class's files from the shards of a class.
+
+Building the parser imports nothing heavy: `autograder check` builds it too, on any platform."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from autograder.batch.merge import merge_shards
-from autograder.cli.batch import print_class_summary
 from autograder.config import ConfigError, load_rubric
 from autograder.errors import UserError
 
@@ -21,6 +21,9 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from autograder.batch.merge import merge_shards  # the batch (and the runner) only when merging
+    from autograder.cli.batch import print_class_summary
+
     try:
         rubric = load_rubric(args.config)
     except ConfigError as err:
