@@ -196,9 +196,7 @@ def _grade(args) -> int:
                              shard=args.shard, executor=args.executor)
 
 
-def _warn_public_seed(rubric) -> None:
-    """grade: once, on stderr, when the hidden cases come from the kit's public seed (an unset one
-    stops the grading with its own message)."""
+def _warn_public_seed(rubric) -> None:  # grade, once on stderr (an unset seed stops grading with its own line)
     warning = public_seed_warning(rubric, before="before you grade for marks")
     if warning and rubric.hidden_seed is not None:
         print(warning, file=sys.stderr)
