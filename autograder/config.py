@@ -31,6 +31,19 @@ _KIT_SEED_SHA256 = "37ba3881108bf3e48180350246c5959b9481633d0cb1d8694fb141dc74e5
 def is_public_seed(seed: int | None) -> bool:
     """True when the seed is unset or the kit's own, which every student can read."""
     return seed is None or hashlib.sha256(str(seed).encode()).hexdigest() == _KIT_SEED_SHA256
+
+
+def public_seed_warning(rubric: "Rubric", *, before: str) -> str | None:
+    """One line for stderr when the hidden seed is unset or the kit's public one (None otherwise):
+    what `handout` and `grade` say; `export` refuses (require_own_seed)."""
+    if not is_public_seed(rubric.hidden_seed):
+        return None
+    which = "not set" if rubric.hidden_seed is None else "the kit’s public default"
+    return (f"warning: the hidden seed is {which} ({rubric.source}): anyone with the kit can regenerate your "
+            f"hidden cases. Set hidden_seed in assignment.toml or {HIDDEN_SEED_ENV} to a number of your own "
+            f"{before}.")
+
+
 def require_own_seed(rubric: "Rubric") -> None:
     """An instructor-side edition carries hidden cases: their seed must be the instructor's own."""
     if is_public_seed(rubric.hidden_seed):

@@ -19,7 +19,7 @@ from autograder.runner import run_cases
 from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare
-from autograder.tasks import TASK_IDS
+from autograder.tasks import TASK_IDS, TASK_MODULE
 
 
 def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None = None) -> list[Case]:
@@ -98,10 +98,17 @@ def grade_path(
     failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
     return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
                      duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
-                     broken_modules=frozenset(m for m, why in run.imports.errors.items() if why))
+                     import_errors=_import_errors(run.imports))
 
 
 CELLS_LISTED = 3
+
+
+def _import_errors(imports) -> tuple[tuple[str, str], ...]:
+    """The modules that did not import, with why; all of them when the import hung or died (fatal)."""
+    if imports.fatal:
+        return tuple((module, imports.fatal) for module in dict.fromkeys(TASK_MODULE.values()))
+    return tuple((module, why) for module, why in sorted(imports.errors.items()) if why)
 
 
 def _import_notes(imports) -> tuple[str, ...]:

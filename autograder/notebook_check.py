@@ -1,7 +1,8 @@
 """The kit's cases inside a Jupyter kernel, for the otter-grader and nbgrader editions' test cells.
 
-    from autograder.notebook_check import case, task_score
+    from autograder.notebook_check import case, score_part, task_score
     case("mul/hand-L-graph")      # otter: True, or the kit's message printed and False
+    score_part("mul", 3, of=60)   # otter: whether the kit's score of mul holds part 3 (scoring/parts.py)
     task_score("mul")             # nbgrader: the task's points the kit gives (what failed is printed)
 
 The notebook is not judged by the kernel's state: its file is read as `autograder grade` reads it
@@ -16,13 +17,14 @@ autograding put it; a student's copy has none, and a hidden case there says so.
 from __future__ import annotations
 
 import hashlib
+import os
 import tempfile
 from pathlib import Path
 
 SECRET = Path("kit_secret")
 NOTEBOOK = "backprop.ipynb"
 _REPORTS: dict[tuple[str, bool], object] = {}
-__all__ = ["case", "task_score"]
+__all__ = ["case", "score_part", "task_score"]
 
 
 def case(case_id: str, notebook: str | None = None) -> bool:
@@ -41,7 +43,7 @@ def case(case_id: str, notebook: str | None = None) -> bool:
     if found is None:
         print(f"backprop-kit: no case {case_id} in this kit: is your autograder/ folder from this assignment?")
         return False
-    if found.status == "passed" or (not found.counted and _waived_share(task, case_id)):
+    if found.status == "passed":
         return True
     print(f"{case_id}: {found.title}" if found.title else case_id)
     for d in task.diagnosis:
@@ -54,24 +56,37 @@ def case(case_id: str, notebook: str | None = None) -> bool:
     return False
 
 
-def _waived_share(task, case_id: str) -> bool:
-    """Whether a case the kit does not count (an end-to-end case while backward() fails) passes here.
+def score_part(task_id: str, part: int, of: int, notebook: str | None = None) -> bool:
+    """Does the kit's score of the task (public and hidden cases, with kit_secret/) hold part `part` of
+    parts(of)? otter adds up the points of the parts that pass: the kit's score, exactly."""
+    from autograder.report.numbers import show
+    from autograder.scoring.parts import paid, units
 
-    The kit scores a task points * passed / counted; a tool that splits the points over every case
-    counts these too. Passing the same share of them as of the counted ones (p of c) gives the kit's
-    score exactly when p is 0 or c, and the nearest a case can otherwise."""
-    counted = [c for c in task.cases if c.counted]
-    waived = sorted(c.id for c in task.cases if not c.counted)
-    share = sum(c.status == "passed" for c in counted) / len(counted) if counted else 0.0
-    return waived.index(case_id) < round(share * len(waived))
+    try:
+        report = _report(_notebook(notebook), True, SECRET)
+    except _CantGrade as err:
+        print(f"backprop-kit: {err}")
+        return False
+    task = next((t for t in report.tasks if t.id == task_id), None)
+    counted = [c for c in task.cases if c.counted] if task else []
+    have = units(sum(c.status == "passed" for c in counted), len(counted), of)
+    if task is None or have is None:
+        print(f"backprop-kit: the parts of {task_id} were made for other cases: is kit_secret/ from this assignment?")
+        return False
+    if paid(of, have)[part]:
+        return True
+    print(f"{task_id}: {show(task.score)} / {show(task.max_score)} from the kit, which this part is not in")
+    return False
 
 
 def task_score(task_id: str, secret: str | None = None, notebook: str | None = None) -> float:
     """The kit's score of one task on the saved notebook (for nbgrader: a test cell's numeric last
-    expression is its points). Public cases only, unless secret names the instructor's kit_secret/
-    (nbgrader's hidden tests do, at autograding). What failed is printed, never to stderr."""
+    expression is its points). Public cases only, but when nbgrader autogrades (NBGRADER_EXECUTION is
+    "autograde" in the kernel's environment): then public and hidden ones, from secret, the instructor's
+    kit_secret/. What failed is printed, never to stderr."""
+    hidden = secret is not None and os.environ.get("NBGRADER_EXECUTION") == "autograde"
     try:
-        report = _report(_notebook(notebook), secret is not None, Path(secret) if secret else SECRET)
+        report = _report(_notebook(notebook), hidden, Path(secret) if hidden else SECRET)
     except _CantGrade as err:
         print(f"backprop-kit: {err}")
         return 0.0
@@ -110,7 +125,8 @@ def _report(notebook: Path, hidden: bool, secret: Path):
     key = (hashlib.sha256(notebook.read_bytes()).hexdigest(), hidden)
     if key not in _REPORTS:
         if hidden and not (secret / "assignment.toml").is_file():
-            raise _CantGrade("hidden cases are graded on your instructor's side only")
+            raise _CantGrade(f"hidden cases are graded on your instructor's side only "
+                             f"(no {secret / 'assignment.toml'} here)")
         with tempfile.TemporaryDirectory(prefix="kit-goldens-") as cache:
             if hidden:
                 rubric = load_rubric(secret / "assignment.toml")

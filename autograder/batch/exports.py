@@ -63,9 +63,10 @@ def _summary_md(rows: Sequence[BatchRow], summary: dict) -> bytes:
 
 def _summary_html(rows: Sequence[BatchRow], summary: dict) -> bytes:
     from autograder.report.summary_html import Student, render_summary_html
+    from autograder.report.trouble import error_line
     names = file_names([r.student for r in rows])  # as OutputFiles names each student's files
     students = [Student(r.student, r.report.submission, f"{FEEDBACK}/{name}.html", r.report.score, r.report.max_score,
-                        r.late, r.report.error) for r, name in zip(rows, names)]
+                        r.late, error_line(r.report)) for r, name in zip(rows, names)]
     return render_summary_html(summary, students, histogram_file=HISTOGRAM).encode("utf-8")
 
 
@@ -85,10 +86,10 @@ STUDENT_EXPORTS: tuple[StudentExport, ...] = (
                              "report/templates")),
 )
 CLASS_EXPORTS: tuple[ClassExport, ...] = (
-    ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py",)),
-    ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py", "diagnosis/catalogue.py")),
-    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "diagnosis/catalogue.py")),
-    ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py",
+    ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py", "report/trouble.py")),
+    ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py", "report/trouble.py", "diagnosis/catalogue.py")),
+    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "report/trouble.py", "diagnosis/catalogue.py")),
+    ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py", "report/trouble.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
     ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),

@@ -161,4 +161,5 @@ def report_from_dict(data: dict) -> Report:
     )
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
                   data["sandbox"], tuple(data["notes"]), data["kit_version"],
-                  import_output=data.get("import_output", ""))
+                  import_output=data.get("import_output", ""),
+                  import_errors=tuple(data.get("import_errors", {}).items()))

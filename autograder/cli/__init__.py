@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from autograder import paths
-from autograder.config import ConfigError, Rubric, load_rubric, require_installed
+from autograder.config import ConfigError, Rubric, load_rubric, public_seed_warning, require_installed
 from autograder.cli import mistakes
 from autograder.errors import ExitCode, KitError, UserError
 from autograder.report.inert import inert
@@ -131,19 +131,15 @@ EDITION_NAMES = ("otter", "nbgrader", "gradescope", "prairielearn")
 def _handout(args) -> int:
     editions = _instructors("handout")
 
-    from autograder.config import is_public_seed
-
     try:
         rubric = _instructors_rubric(args)
         files = editions.edition("handout").write(args.out, rubric=rubric)
     except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
-    if is_public_seed(rubric.hidden_seed):
-        print(f"warning: the hidden seed is {'not set' if rubric.hidden_seed is None else 'the kit’s public default'}"
-              f" ({rubric.source}): anyone with the kit can regenerate your hidden cases. Set hidden_seed in "
-              "assignment.toml or AUTOGRADER_HIDDEN_SEED to a number of your own before you grade.",
-              file=sys.stderr)
+    warning = public_seed_warning(rubric, before="before you grade")
+    if warning:
+        print(warning, file=sys.stderr)
     return 0
 
 
@@ -195,8 +191,15 @@ def _grade(args) -> int:
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
     run_batch_command = _instructors("grade --out").run_batch_command
     rubric = _instructors_rubric(args)
+    _warn_public_seed(rubric)
     return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric,
                              shard=args.shard, executor=args.executor)
+
+
+def _warn_public_seed(rubric) -> None:  # grade, once on stderr (an unset seed stops grading with its own line)
+    warning = public_seed_warning(rubric, before="before you grade for marks")
+    if warning and rubric.hidden_seed is not None:
+        print(warning, file=sys.stderr)
 
 
 def _check(args) -> int:
@@ -214,6 +217,8 @@ def _check(args) -> int:
         raise UsageError(f"--graph {graphs}: not a folder")
     try:
         rubric = _instructors_rubric(args) if args.include_hidden else load_rubric(args.config)
+        if args.include_hidden:
+            _warn_public_seed(rubric)
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:
         raise UsageError(str(err)) from None

@@ -23,7 +23,7 @@ from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
 from autograder.errors import UserError
 from autograder.report.numbers import show
-from autograder.report.summary import sandbox_levels
+from autograder.report.summary import sandbox_levels, who_rows
 from autograder.report.text import shown
 
 SHOW_ERRORS = 10
@@ -127,6 +127,12 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
             console.print(f"  {shown(row['says'])}", soft_wrap=True)
         if len(s["diagnoses"]) > SHOW_RETEACH:
             console.print(f"  … and {len(s['diagnoses']) - SHOW_RETEACH} more in summary.md")
+    for kind, title in who_rows(s):  # who, kind by kind (those not graded: one by one below, with why)
+        if kind != "ungradable":
+            names = [row["submission"] for row in s["who"][kind]]
+            more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""
+            console.print(f"[yellow]{title}[/yellow]: {shown(', '.join(names[:SHOW_ERRORS]))}{more} "
+                          "(why: summary.md, the gradebook's error column)", soft_wrap=True)
     for row in result.ungradable[:SHOW_ERRORS]:
         console.print(f"[red]could not grade[/red] {shown(row.student)}: {shown(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:

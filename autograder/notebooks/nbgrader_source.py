@@ -3,9 +3,14 @@
 Three autograded answer cells (engine, nn, train: `nbgrader.solution`, `### BEGIN SOLUTION` blocks)
 and one autograder test cell per task (`nbgrader.grade`, locked, worth the rubric's points). A test
 cell's numeric last expression is its points in nbgrader (partial credit), so it ends with the kit's
-score of the task: public cases in the released copy, public and hidden ones where the hidden-tests
-block is restored at autograding. That block names only where the instructor's kit_secret/ is, never
-a seed or a golden (nbgrader copies hidden tests into feedback: upstream issues #917 and #1363).
+score of the task: public cases in the released copy, public and hidden ones when nbgrader autogrades
+(it sets NBGRADER_EXECUTION=autograde in the kernel's environment) from the instructor's kit_secret/,
+whose path (never a seed or a golden) the cell names.
+
+No `### BEGIN HIDDEN TESTS` block: nbgrader saves a locked cell's checksum with its hidden tests in and
+releases it without them, so autograding finds every such cell changed and warns "Attribute 'checksum'
+for cell test_add has changed!" for each, on every untouched notebook (upstream issue #1961): a
+released cell here is its source cell, and a warning means a changed cell.
 """
 from __future__ import annotations
 
@@ -17,16 +22,14 @@ from autograder.config import Rubric
 from autograder.notebooks import warmup
 from autograder.notebooks.otter_master import INTRO, PARTS
 from autograder.notebooks.solution_cells import MODULES, for_nbgrader, module_source
+from autograder.notebooks.support import importing
 from autograder.tasks import TABLE
 
 TEST = """\
 # backprop-kit test: your notebook as saved, graded by the kit; the number is this task's points
-from autograder.notebook_check import task_score
-secret = None  # your copy: the public cases
-### BEGIN HIDDEN TESTS
-secret = {secret!r}
-### END HIDDEN TESTS
-task_score({task!r}, secret=secret)"""
+# (the public cases here; the hidden ones too when your instructor autogrades, from their folder {secret})
+""" + importing("task_score", "0.0") + """
+task_score({task!r}, secret={secret!r})"""
 
 
 def _meta(cell, grade_id: str, *, grade: bool, solution: bool, points: float = 0.0):

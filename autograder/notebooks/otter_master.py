@@ -1,10 +1,13 @@
 """The otter-grader master notebook of the assignment (otter assign's format), built from solutions/.
 
-One otter question per task id, worth the rubric's points; one otter test per kit case (otter splits
-a question's points equally over its tests, as the kit's partial credit does over a task's cases):
+One otter question per task id, worth the rubric's points; one otter test per kit case, worth 0:
 public cases as public tests, hidden ones `# HIDDEN`. A test holds no input, seed or golden, only
 `case("<id>")`, which grades the saved notebook the kit's way (autograder/notebook_check.py); its
-expected output is True, so a failing test shows the kit's message.
+expected output is True, so a failing test shows the kit's message. The question's points are held by
+hidden tests, one per part of the task's score (scoring/parts.py: otter adds up the points of the
+tests that pass, and the parts that pass add up to the kit's score of the task, exactly), each
+`score_part("<task>", i, of=L)`. Per-test points are the question's `points:` list, in test order,
+the public tests first (otter's student copy keeps the list's first entries).
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ from autograder.cases.hints import HINTS
 from autograder.config import Rubric
 from autograder.notebooks import warmup
 from autograder.notebooks.solution_cells import MODULES, for_otter, module_source
+from autograder.notebooks.support import importing
+from autograder.scoring.parts import denomination, parts
 from autograder.tasks import TABLE
 
 NAME = "backprop"
@@ -50,35 +55,53 @@ and backpropagation*. Each task is checked by **backprop-kit**: the check reads 
 tells you what your code computed, what was expected, and why. Your grade comes from the same cases,
 plus hidden ones drawn the same way.
 """
-TEST = "# backprop-kit test: your saved notebook, graded by the kit on one case\n" \
-       "from autograder.notebook_check import case\ncase({case_id!r})"
+TEST = "# backprop-kit test: your saved notebook, graded by the kit on one case\n" + \
+       importing("case", "False").replace("{", "{{").replace("}", "}}") + "\ncase({case_id!r})"
+PART = ("# HIDDEN\n# backprop-kit: {task}'s points, part {i} ({part} of {total}): passes when the kit's score of {task} "
+        "holds it\nfrom autograder.notebook_check import score_part\nscore_part({task!r}, {i}, of={total})")
 
 
 def master_notebook(rubric: Rubric) -> nbformat.NotebookNode:
     public = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
     hidden = build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
+    every = public + hidden
     cells = [new_raw_cell(CONFIG), new_markdown_cell(INTRO), *_warmup()]
     for module in MODULES:
         title, text = PARTS[module]
         cells += [new_markdown_cell(f"## {title}\n\n{text}"), new_code_cell(for_otter(module_source(module)))]
         for task in (t for t in TABLE if t.module == module):
+            total = denomination(sum(c.task == task.id and not c.needs for c in every),
+                                 sum(c.task == task.id and bool(c.needs) for c in every))
             cells += _question(task, rubric.points[task.id], [c.id for c in public if c.task == task.id],
-                               [c.id for c in hidden if c.task == task.id])
+                               [c.id for c in hidden if c.task == task.id], total)
     nb = new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     return nb
 
 
-def _question(task, points: float, public: list[str], hidden: list[str]) -> list:
+def _question(task, points: float, public: list[str], hidden: list[str], total: int) -> list:
+    """The task's question: its cases' tests (worth 0), then its parts' (scoring/parts.py), total units in all."""
     prompt = f"### `{task.id}`: {task.title}\n\n{HINTS[task.id]}"
-    tests = [_test(cid, hidden=False) for cid in public] + [_test(cid, hidden=True) for cid in hidden]
-    return [new_raw_cell(f"# BEGIN QUESTION\nname: {task.id}\npoints: {points:g}"), new_markdown_cell(prompt),
-            new_raw_cell("# BEGIN TESTS"), *tests, new_raw_cell("# END TESTS"), new_raw_cell("# END QUESTION")]
+    cases = [_test(TEST.format(case_id=cid)) for cid in public] + \
+            [_test("# HIDDEN\n" + TEST.format(case_id=cid)) for cid in hidden]
+    shares = parts(total)
+    tests = cases + [_test(PART.format(task=task.id, i=i, part=part, total=total)) for i, part in enumerate(shares)]
+    each = [0.0] * len(cases) + [points * part / total for part in shares]
+    config = f"# BEGIN QUESTION\nname: {task.id}\npoints: [{', '.join(map(_yaml_float, each))}]"
+    return [new_raw_cell(config), new_markdown_cell(prompt), new_raw_cell("# BEGIN TESTS"), *tests,
+            new_raw_cell("# END TESTS"), new_raw_cell("# END QUESTION")]
 
 
-def _test(case_id: str, *, hidden: bool):
-    cell = new_code_cell(("# HIDDEN\n" if hidden else "") + TEST.format(case_id=case_id))
+def _yaml_float(x: float) -> str:
+    """repr(x) as YAML 1.1 reads a float (otter's yaml): a mantissa with a point ("5.0e-06", not "5e-06")."""
+    text = repr(float(x))
+    mantissa, e, exponent = text.partition("e")
+    return (mantissa if "." in mantissa else mantissa + ".0") + e + exponent
+
+
+def _test(source: str):
+    cell = new_code_cell(source)
     cell.outputs = [new_output("execute_result", data={"text/plain": "True"}, execution_count=1)]
     return cell
 

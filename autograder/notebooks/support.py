@@ -13,6 +13,17 @@ from autograder.files import write_bytes_atomic, write_text_atomic
 from autograder.goldens.shipped import every_golden
 
 
+ALONE = ("backprop-kit: this notebook's checks need the autograder/ folder that came with it: open the notebook "
+         "inside the whole folder you were given, not on its own")
+
+
+def importing(name: str, fallback: str) -> str:
+    """A test cell's import of notebook_check's `name`: where the autograder/ folder is not beside the
+    notebook (a student who downloaded the notebook alone), one line saying so, and `fallback`."""
+    return (f"try:\n    from autograder.notebook_check import {name}\nexcept ImportError:\n"
+            f"    {name} = lambda *args, **kwargs: print({ALONE!r}) or {fallback}")
+
+
 def write_student_kit(dest: Path, rubric: Rubric) -> None:
     """dest/autograder/ (the check tool and the public goldens, as in the handout) and dest/assignment.toml."""
     from autograder.handout.write import write_handout

@@ -17,6 +17,7 @@ from typing import Iterable, Protocol, Sequence
 from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.report.trouble import error_line
 from autograder.tasks import TASK_IDS
 
 FIXED_BEFORE = ("student", "score", "max_score")
@@ -58,7 +59,7 @@ def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:
         number(report.max_score),
         *(number(scores[t]) if t in scores else "" for t in tasks),
         "error" if report.error else "graded",
-        guard(report.error or ""),
+        guard(error_line(report)),
         "" if row.late is None else ("yes" if row.late else "no"),
         guard(row.source),
         guard(report.sandbox),

@@ -15,6 +15,8 @@ SCHEMA history:
   4: cases[graph] also {origin, after, step}: the node whose own step is the first wrong one ("" when
      the numbers don't single one out), the wrong nodes wrong only because of it, and the sentence
      saying so (autograder/cases/origin.py)
+  5: import_errors: the student's modules that did not import, each with why in one line
+     ({"nn": "nn.py:3: SyntaxError: invalid syntax"}; every module when the import hung or died; {} otherwise)
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -27,7 +29,7 @@ from dataclasses import asdict
 from autograder.report.inert import inert_json
 from autograder.report.model import CaseGraph, Report
 
-SCHEMA = 4
+SCHEMA = 5
 
 
 def report_dict(report: Report) -> dict:
@@ -41,6 +43,7 @@ def report_dict(report: Report) -> dict:
         "kit_version": report.kit_version,
         "notes": list(report.notes),
         "import_output": report.import_output,
+        "import_errors": dict(report.import_errors),
         "tasks": [
             {
                 "id": t.id,

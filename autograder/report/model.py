@@ -105,6 +105,9 @@ class Report:
     kit_version: str = ""
     duration: float = 0.0
     import_output: str = ""           # what the code printed while imported, capped (when an import failed)
+    # the student's modules that did not import, each with why in one line: (("nn", "nn.py:3: SyntaxError:
+    # invalid syntax"),); every module when the import itself hung or died
+    import_errors: tuple[tuple[str, str], ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -17,6 +17,9 @@ SCHEMA history:
   4: sandbox: how many submissions each sandbox level graded ({"bubblewrap": 11, "none": 1}), and
      sandbox_notes: what those levels say they can't hold, each once (for the instructor: a
      student's feedback page leaves them out)
+  5: who: the submissions that could not be graded, did not import, timed out or raised an error, kind by
+     kind ({"ungradable": [{submission, reason}], "import": [...], "timeout": [...], "error": [...]}:
+     report/trouble.py), so the numbers above them come with names
 """
 from __future__ import annotations
 
@@ -32,8 +35,9 @@ from autograder.report.csv_report import task_columns
 from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.report.trouble import KINDS, who
 
-SCHEMA = 4
+SCHEMA = 5
 BINS = 10
 _WITH = {"timeout": "with a case that timed out", "error": "with a case that raised an error",
          "missing": "with a task not written yet"}
@@ -60,6 +64,7 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "diagnoses": diagnoses(reports),
         "sandbox": dict(sorted(Counter(r.sandbox for r in reports).items())),
         "sandbox_notes": sorted({n for r in reports for n in r.sandbox_notes}),
+        "who": who(reports),
     }
 
 
@@ -132,6 +137,12 @@ def number_rows(summary: dict) -> list[tuple[str, object]]:
     return rows
 
 
+def who_rows(summary: dict) -> list[tuple[str, str]]:
+    """(kind, "timed out (2)") for each kind of trouble some submission had, in KINDS' order."""
+    return [(kind, f"{title} ({len(summary['who'][kind])})") for kind, title in KINDS.items()
+            if summary.get("who", {}).get(kind)]
+
+
 def sandbox_levels(summary: dict) -> str:
     """'bubblewrap (11), none (1)': the levels the class was graded in, and how many each."""
     return ", ".join(f"{level} ({n})" for level, n in summary["sandbox"].items())
@@ -140,6 +151,7 @@ def sandbox_levels(summary: dict) -> str:
 PASS_RATE = "Pass rate: the share of submissions that passed every case of the task that counts there."
 RETEACH_INTRO = "The classic mistakes the autograder named (each fits every observation of that task):"
 INTAKE_INTRO = "Files in the download that were not graded as they are (see each line):"
+WHO_INTRO = "Who to look into (each line says why; the gradebook's error column says it too):"
 SANDBOX_INTRO = "What the sandbox this class was graded in can't hold (students' pages leave this out):"
 
 
@@ -151,6 +163,11 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     for t in summary["tasks"]:
         title = t["title"].replace("|", "\\|")
         lines.append(f"| {t['id']} | {title} | {t['pass_rate']:.0%} | {out_of(t['mean_score'], t['max_score'])} |")
+    if any(summary.get("who", {}).values()):
+        lines += ["", "## Who to look into", "", WHO_INTRO]
+        for kind, title in who_rows(summary):
+            lines += ["", f"{title}:", ""]
+            lines += [f"- {row['submission']}: {row['reason']}" for row in summary["who"][kind]]
     if summary.get("diagnoses"):
         lines += ["", "## What to reteach", "", RETEACH_INTRO, ""]
         lines += [f"- {row['says']} ({', '.join(row['submissions'])})" for row in summary["diagnoses"]]

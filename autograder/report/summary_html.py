@@ -14,7 +14,8 @@ from typing import Sequence
 
 from autograder.report.jinja_env import template
 from autograder.report.numbers import show
-from autograder.report.summary import INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, number_rows, out_of
+from autograder.report.summary import (INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, WHO_INTRO, number_rows,
+                                       out_of, who_rows)
 
 TEMPLATE = "summary.html.j2"
 
@@ -38,6 +39,11 @@ def render_summary_html(summary: dict, students: Sequence[Student], *,
 
 def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: str | None) -> dict:
     by_submission = {s.submission: s for s in students}
+
+    def person(submission: str) -> dict:
+        s = by_submission.get(submission)
+        return {"name": s.student if s else submission, "href": s.feedback if s else None}
+
     return {
         "numbers": [(what, str(value)) for what, value in number_rows(summary)],
         "pass_rate_note": PASS_RATE,
@@ -45,11 +51,12 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
                    "passed": t["passed"], "of": summary["submissions"],
                    "mean": out_of(t["mean_score"], t["max_score"])} for t in summary["tasks"]],
         "reteach_intro": RETEACH_INTRO,
-        "reteach": [{"says": row["says"],
-                     "who": [{"name": by_submission[s].student if s in by_submission else s,
-                              "href": by_submission[s].feedback if s in by_submission else None}
-                             for s in row["submissions"]]}
+        "reteach": [{"says": row["says"], "who": [person(s) for s in row["submissions"]]}
                     for row in summary.get("diagnoses", [])],
+        "who_intro": WHO_INTRO,
+        "who": [{"title": title, "rows": [{**person(row["submission"]), "reason": row["reason"]}
+                                          for row in summary["who"][kind]]}
+                for kind, title in who_rows(summary)],
         "intake_intro": INTAKE_INTRO,
         "intake": list(summary.get("intake", [])),
         "sandbox_intro": SANDBOX_INTRO,

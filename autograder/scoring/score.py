@@ -28,15 +28,16 @@ def score_run(
     notes: tuple[str, ...] = (),
     duration: float = 0.0,
     import_output: str = "",
-    broken_modules: frozenset[str] = frozenset(),
+    import_errors: tuple[tuple[str, str], ...] = (),
     only: list[str] | None = None,
 ) -> Report:
     """import_output: what the submission printed while imported, for a report whose import failed.
-    broken_modules: the student modules that did not import; a case of their tasks that could not
+    import_errors: the student modules that did not import, with why; a case of their tasks that could not
     run says why once, without a derivation that has nothing to do with it.
     only: the tasks to report (others' cases were run only to judge whether those tasks' end-to-end
     cases count); None: every task with cases."""
     by_task: dict[str, list[CaseResult]] = {}
+    broken_modules = {module for module, _ in import_errors}
     for case in cases:
         outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
         explain = TASK_MODULE[case.task] not in broken_modules
@@ -57,6 +58,7 @@ def score_run(
         kit_version=__version__,
         duration=duration,
         import_output=shown(import_output),
+        import_errors=import_errors,
     )
 
 
@@ -136,7 +138,8 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
         return result("failed", problems[0], tuple(problems[1:]) + origin + _explain(case, outcome), graph)
     where = f" ({outcome.where})" if outcome.where else ""
     if outcome.status == "missing":
-        return result("missing", f"not written yet: {outcome.message}")
+        return result("missing", f"not written yet: {outcome.message}" if outcome.message.strip()
+                      else "not written yet (your code raises NotImplementedError)")
     if outcome.status == "timeout":
         return result("timeout", outcome.message or f"took longer than {rubric.case_timeout:g} s")
     if not explain and not outcome.where:  # its module did not import: the derivation would not help

@@ -115,6 +115,19 @@ def test_does_grade_without_a_hidden_seed_say_how_to_set_one(tmp_path):
     assert "hidden seed" in done.stderr and "AUTOGRADER_HIDDEN_SEED" in done.stderr
 
 
+def test_does_grade_say_once_on_stderr_that_the_hidden_seed_is_the_kits_public_one(tmp_path):
+    """export refuses the public seed and handout warns; grade (one submission, or a class) says so too,
+    once, and nothing when the seed is the course's own."""
+    (tmp_path / "assignment.toml").write_text("hidden_seed = 8675309\n")  # the kit's own, in its repository
+    one = autograder("grade", str(KIT_ROOT / "solutions"), cwd=tmp_path)
+    klass = autograder("grade", str(KIT_ROOT / "solutions"), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    for done in (one, klass):
+        assert done.stderr.count("public default") == 1 and "public default" not in done.stdout, done.stderr
+        assert "AUTOGRADER_HIDDEN_SEED" in done.stderr
+    (tmp_path / "assignment.toml").write_text("hidden_seed = 4242\n")
+    assert "warning" not in autograder("grade", str(KIT_ROOT / "solutions"), cwd=tmp_path).stderr
+
+
 def test_does_a_broken_rubric_get_a_one_line_message(tmp_path):
     (tmp_path / "assignment.toml").write_text("points = {mul = -3}\n")
     done = autograder("check", str(KIT_ROOT / "solutions"), cwd=tmp_path)

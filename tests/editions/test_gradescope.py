@@ -20,12 +20,17 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from autograder.cli import main
+from autograder.config import load_rubric
+from autograder.grading import grade_path
+from autograder.notebooks.solution_cells import module_source
 from autograder.paths import KIT_ROOT
+from notebook_mistakes import SEVERAL, with_mistake
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "handout"))
 from pythons import oldest_python  # noqa: E402
@@ -293,3 +298,20 @@ def _setup_permissions(root: Path) -> None:
     assert len(lines) >= 4, "setup.sh no longer sets the tree's permissions"
     subprocess.run(["bash", "-euc", "\n".join(lines)], env={**os.environ, "SOURCE": str(root / "source")},
                    check=True)
+
+
+@pytest.mark.parametrize("mistakes", sorted(SEVERAL))
+def test_is_a_notebook_with_several_mistakes_scored_as_autograder_grade_scores_it(autograder_zip, tmp_path, mistakes):
+    """Per task, the zip's results.json gives what `autograder grade` gives the same notebook (the otter and
+    nbgrader editions are held to the same notebooks)."""
+    import nbformat
+
+    notebook = tmp_path / "upload" / "backprop.ipynb"
+    notebook.parent.mkdir()
+    cells = [nbformat.v4.new_code_cell(with_mistake(module_source(m), mistakes)) for m in ("engine", "nn", "train")]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), str(notebook))
+    results = run_autograder(autograder_zip, tmp_path / "gs", lambda d: shutil.copy(notebook, d))
+    theirs = {t["name"].split(":")[0]: t["score"] for t in results["tests"] if t["max_score"] > 0}
+    rubric = replace(load_rubric(KIT_ROOT / "assignment.toml"), hidden_seed=int(SEED))
+    ours = {t.id: t.score for t in grade_path(notebook, rubric=rubric, include_hidden=True).tasks}
+    assert theirs == ours and sum(ours.values()) < 100

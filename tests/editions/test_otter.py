@@ -2,9 +2,11 @@
 
 `autograder export otter DIR`, then `otter assign DIR/backprop.ipynb dist` (otter's own run), a real
 Jupyter kernel running dist/student's notebook (nbclient), and `otter run -a <autograder zip>` on
-the solution, the stubs and single-mistake notebooks made by editing the solution's cells: each
-question's score equals the kit's task score on the same notebook. Otter's facts relied on (7.0.0):
-a question's points are split equally over its test cases; `# HIDDEN` marks a hidden test;
+the solution, the stubs and notebooks with one mistake or several made by editing the solution's cells:
+each question's score equals the kit's task score on the same notebook, to otter's 5 decimals. Otter's
+facts relied on (7.0.0): a question's score is the sum of the points of its tests that pass; a
+question's `points:` list gives each test its points, in order (the student copy keeps the first
+entries, the public tests'); results.json rounds scores to 5 decimals; `# HIDDEN` marks a hidden test;
 `files` reach dist/student and the autograder, `autograder_files` the autograder only;
 `strip_solutions_from_all_cells` strips `# BEGIN SOLUTION` blocks outside questions too.
 """
@@ -114,8 +116,8 @@ def test_are_otters_scores_the_kits_on_solution_stubs_and_mistakes(dist, tmp_pat
         ours, theirs = kit_scores(notebook), otter_scores(dist, notebook, tmp_path / "out" / name)
         assert set(theirs) == set(ours), name
         for task in ours:
-            # otter keeps 5 decimals, the kit 6
-            assert theirs[task] == pytest.approx(ours[task], abs=1e-4), (name, task, theirs[task], ours[task])
+            # the same score: otter's results.json keeps 5 decimals, the kit 6
+            assert abs(theirs[task] - ours[task]) < 1e-5, (name, task, theirs[task], ours[task])
         if name == "solution":
             assert sum(ours.values()) == 100
         elif name == "stubs":

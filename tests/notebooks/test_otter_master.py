@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+import yaml
 
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.config import Rubric
@@ -20,14 +21,35 @@ def master():
     return master_notebook(RUBRIC)
 
 
-def test_is_there_one_question_per_task_with_the_rubrics_points(master):
+def questions(master) -> dict[str, dict]:
+    """name -> the question's config as otter reads it (yaml), from its BEGIN QUESTION cell."""
     raw = [c.source for c in master.cells if c.cell_type == "raw" and c.source.startswith("# BEGIN QUESTION")]
-    assert [r.split("name: ")[1].split("\n")[0] for r in raw] == ["warmup", *TASK_IDS]
-    assert "name: warmup\npoints: 0" in raw[0] and "name: mul\npoints: 7.5" in raw[2]
+    return {q["name"]: q for q in (yaml.safe_load(r.split("\n", 1)[1]) for r in raw)}
+
+
+def test_is_there_one_question_per_task_with_the_rubrics_points(master):
+    found = questions(master)
+    assert list(found) == ["warmup", *TASK_IDS]
+    assert found["warmup"]["points"] == 0
+    assert all(isinstance(p, float) for q in list(found.values())[1:] for p in q["points"])  # yaml read floats
+    assert sum(found["mul"]["points"]) == pytest.approx(7.5, abs=1e-12)
+
+
+def test_are_a_questions_points_on_its_parts_tests_only_one_each(master):
+    """otter pays a question by the tests that pass: the cases' tests are worth 0, the parts' hold the
+    points, in the order of the question's points list (scoring/parts.py)."""
+    cells = [c.source for c in master.cells if c.cell_type == "code" and "notebook_check" in c.source]
+    for name, config in list(questions(master).items())[1:]:
+        tests = [t for t in cells if f"case({name!r}" in t or f'case("{name}/' in t or f"case('{name}/" in t
+                 or f"score_part({name!r}," in t]
+        assert len(tests) == len(config["points"]), name
+        for test, points in zip(tests, config["points"]):
+            assert (points > 0) == ("score_part(" in test), (name, test)
+            assert "score_part(" not in test or test.startswith("# HIDDEN\n")
 
 
 def test_is_there_one_test_per_case_hidden_ones_marked(master):
-    tests = [c.source for c in master.cells if c.cell_type == "code" and "notebook_check" in c.source]
+    tests = [c.source for c in master.cells if c.cell_type == "code" and "notebook_check import case" in c.source]
     public = build_cases(seed=PUBLIC_SEED, visibility="public")
     hidden = build_cases(seed=4242, visibility="hidden")
     assert len(tests) == len(public) + len(hidden)

@@ -71,7 +71,7 @@ def test_does_a_composite_op_get_the_note_instead_of_the_formula_hint():
 def test_does_a_module_that_did_not_import_say_why_without_a_derivation():
     case = _case("neuron/1", "neuron")
     outcome = CaseOutcome("neuron/1", "error", message="nn.py:3: SyntaxError")
-    (result,) = _score([case], [outcome], broken_modules=frozenset({"nn"})).task("neuron").cases
+    (result,) = _score([case], [outcome], import_errors=(("nn", "nn.py:3: SyntaxError: invalid syntax"),)).task("neuron").cases
     assert result.message == "nn.py:3: SyntaxError" and result.details == ()
 
 
