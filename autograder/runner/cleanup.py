@@ -217,13 +217,18 @@ def _reap(pids: list[int], end: float) -> None:
             time.sleep(0.002)
 
 
+def kill_group(pgid: int) -> None:
+    """SIGKILL process group `pgid` (no /proc scan: for a leader whose descendants can't leave it unseen)."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def kill_session(sid: int) -> None:
     """SIGKILL every process of session `sid` (its group first, then any that left the group)."""
     for _ in range(10):
-        try:
-            os.killpg(sid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_group(sid)
         others = [pid for pid in _session_members(sid) if pid != sid]
         for pid in others:
             try:
