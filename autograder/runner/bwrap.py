@@ -50,17 +50,15 @@ pid 1 (killed before it made the namespace).
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import sys
-import time
 from pathlib import Path
 
 from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
 from autograder.runner.packages import ONE_THREAD, installed_dirs
 from autograder.runner.seccomp import fork_filter
 from autograder.runner.userns import UserNamespace, under
-from autograder.runner.cleanup import children_of, kill_group, kill_session
+from autograder.runner.cleanup import children_of, has_ended, kill_group, kill_session, pidfd, wait_readable
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 
@@ -223,13 +221,15 @@ class BubblewrapLevel(Level):
         return -(returncode - 128) if 128 < returncode < 128 + 65 else returncode
 
     def kill(self, pid: int) -> None:
-        waits = [fd for fd in map(_pidfd, children_of(pid)) if fd is not None]
+        waits = [fd for fd in map(pidfd, children_of(pid)) if fd is not None]
         try:
-            if waits or _ended(pid):  # pid 1 is in bwrap's group; with it the kernel ends the namespace
+            # pid 1 is in bwrap's group, and with it the kernel ends the namespace; bwrap ends only after
+            # pid 1 (one orphaned some other way comes to the subreaper: cleanup.sweep_orphans)
+            if waits or has_ended(pid):
                 kill_group(pid)
             else:      # no namespace yet (or no pidfd): every process of bwrap's session, from /proc
                 kill_session(pid)
-            _wait_readable(waits, KILL_WAIT)
+            wait_readable(waits, KILL_WAIT)
         finally:
             for fd in waits:
                 os.close(fd)
@@ -275,31 +275,3 @@ def python_paths(python: str) -> list[str]:
     if not any(under(python, p) for p in ["/usr"] + paths):
         paths.append(python)
     return paths
-
-
-def _ended(pid: int) -> bool:
-    """Has this child of ours ended (not reaped)? bwrap ends after the namespace's pid 1: nothing is
-    left inside; a pid 1 orphaned some other way comes to the subreaper (cleanup.sweep_orphans)."""
-    try:
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True
-
-
-def _pidfd(pid: int) -> int | None:
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _wait_readable(fds: list[int], timeout: float) -> None:
-    """Wait until every pidfd is readable (its process has ended), for at most timeout seconds."""
-    end = time.monotonic() + timeout
-    pending = list(fds)
-    while pending:
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            return
-        ready, _, _ = select.select(pending, [], [], remaining)
-        pending = [fd for fd in pending if fd not in ready]
