@@ -11,6 +11,9 @@ SCHEMA history:
      (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
      children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
+  4: cases[graph] also {origin, after, step}: the node whose own step is the first wrong one ("" when
+     the numbers don't single one out), the wrong nodes wrong only because of it, and the sentence
+     saying so (autograder/cases/origin.py)
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -20,9 +23,10 @@ import json
 
 from dataclasses import asdict
 
+from autograder.report.inert import inert_json
 from autograder.report.model import CaseGraph, Report
 
-SCHEMA = 3
+SCHEMA = 4
 
 
 def report_dict(report: Report) -> dict:
@@ -67,8 +71,9 @@ def report_dict(report: Report) -> dict:
 def graph_dict(graph: CaseGraph | None) -> dict | None:
     if graph is None:
         return None
-    return {"nodes": [{**asdict(n), "children": list(n.children)} for n in graph.nodes]}
+    return {"nodes": [{**asdict(n), "children": list(n.children)} for n in graph.nodes],
+            "origin": graph.origin, "after": list(graph.after), "step": graph.step}
 
 
 def render_json(report: Report) -> str:
-    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(report_dict(report), indent=2, ensure_ascii=False)) + "\n"
