@@ -6,10 +6,29 @@ SAMPLE_OUT := out/sample-class
 
 .PHONY: run test setup sandbox graphviz chromium benchmark clean
 
+PIP    := $(PY) -m pip --quiet --disable-pip-version-check
+# torch comes from PyTorch's own CPU wheel index, as its install page says: the default index
+# serves Linux the CUDA build, with several GB of nvidia packages. Where that index can't be
+# reached, pip's own configuration (a local wheel, a mirror, PyPI) gives torch, and a note says
+# which build it was.
+TORCH       := torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+# setuptools' editable install warns in a box about folders named like the package; the kit
+# runs from its own root, whose `autograder/` is the package
+EDITABLE_QUIET := PYTHONWARNINGS="ignore:Editable installation"
+
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[torch,dev,notebooks,dask,lti]'   # torch==2.13.0: the CPU build, pinned; notebooks: otter-grader, nbgrader; dask: --executor; lti: pylti1p3
+	$(PIP) install --upgrade pip
+	@if $(PY) -c "import urllib.request as u; u.urlopen('$(TORCH_INDEX)/torch/', timeout=15)" 2>/dev/null; then \
+	  echo "$(PIP) install --index-url $(TORCH_INDEX) '$(TORCH)'"; \
+	  $(PIP) install --index-url $(TORCH_INDEX) '$(TORCH)'; \
+	else \
+	  $(PIP) install '$(TORCH)' && $(PY) -W ignore -c "import torch; print('note: $(TORCH_INDEX) could not be reached: torch', \
+	    torch.__version__, 'came from the index pip is configured with:', 'the CPU build' if torch.version.cuda is None \
+	    else 'a CUDA build (make clean setup where that index is reachable gives the CPU one)')"; \
+	fi
+	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks,dask,lti]'   # notebooks: otter-grader, nbgrader; dask: --executor; lti: pylti1p3
 	touch $@
 
 # bubblewrap gives student code no network, a private /tmp and a narrow view of
@@ -48,9 +67,11 @@ run: setup
 	@echo "Open $(SAMPLE_OUT)/summary.html to see how the class did, and"
 	@echo "$(SAMPLE_OUT)/feedback/alan_turing.html to see what a student receives."
 
+# the tests on every core (pytest-xdist), a test file per worker: a file's module fixtures (a course
+# built with nbgrader, a handout's venv) are built once
 test: setup chromium
 	$(PY) -m autograder exercises --check
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 
 benchmark: setup
 	$(PY) benchmarks/bench_reference.py

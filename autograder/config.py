@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Iterable, Mapping
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -153,7 +153,7 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
     if "hidden_seed" in data:
         kwargs["hidden_seed"] = _seed(data["hidden_seed"], f"{source}: hidden_seed")
     if "forbidden_imports" in data:
-        kwargs["forbidden_imports"] = tuple(str(m) for m in data["forbidden_imports"])
+        kwargs["forbidden_imports"] = _package_names(data["forbidden_imports"], "forbidden_imports", "torch", source)
     if "allowed_imports" in data:
         kwargs["allowed_imports"] = _allowed(data["allowed_imports"], source)
     forbidden = kwargs.get("forbidden_imports", Rubric.forbidden_imports)
@@ -168,17 +168,34 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
 NEVER_ALLOWED = frozenset({"autograder", "reference", "micrograd"})
 
 
-def _allowed(value, source: str) -> tuple[str, ...]:
+def _package_names(value, key: str, example: str, source: str) -> tuple[str, ...]:
+    """A list of top-level package names (a single string would be read letter by letter)."""
     if not isinstance(value, list) or not all(isinstance(m, str) for m in value):
-        raise ConfigError(f"{source}: allowed_imports must be a list of package names, like [\"numpy\"]")
+        raise ConfigError(f"{source}: {key} must be a list of package names, like [\"{example}\"], not {value!r}")
     for name in value:
         if not name.isidentifier():
-            raise ConfigError(f"{source}: allowed_imports: {name!r} is not a top-level package name (like \"numpy\")")
+            raise ConfigError(f"{source}: {key}: {name!r} is not a top-level package name (like \"{example}\")")
+    return tuple(dict.fromkeys(value))
+
+
+def _allowed(value, source: str) -> tuple[str, ...]:
+    value = _package_names(value, "allowed_imports", "numpy", source)
+    for name in value:
         if name in NEVER_ALLOWED or name in sys.stdlib_module_names:
             raise ConfigError(f"{source}: allowed_imports can't name {name!r}: "
                               + ("it is the standard library's, always allowed" if name in sys.stdlib_module_names
                                  else "the kit's and the student's own packages are never taken from the grader's"))
-    return tuple(dict.fromkeys(value))
+    return value
+
+
+def require_installed(rubric: Rubric, not_installed: Callable[[Iterable[str]], list[str]]) -> None:
+    """Grading (and an edition that grades) shows student code the allowed packages from this installation:
+    one that is not installed is a rubric mistake (a misspelling, a package never installed), said here
+    rather than as an import error in every submission."""
+    missing = not_installed(rubric.allowed_imports)
+    if missing:
+        raise ConfigError(f"{rubric.source}: allowed_imports names {', '.join(map(repr, missing))}, which is not "
+                          "installed here: install it in the grader's venv, or take it out of allowed_imports")
 
 
 def _points(table, source: str) -> Mapping[str, float]:

@@ -10,6 +10,7 @@ tool, not the grader (the grader runs your code in a sandbox). Pick inputs away 
 """
 from __future__ import annotations
 
+import inspect
 from typing import Callable, Sequence
 
 import numpy as np
@@ -39,9 +40,19 @@ def gradcheck(f: Callable, inputs: Sequence[float], value_class, *, h: float = 1
     if show:
         print(f"f = {float(out.data):.6g}")
         print(f"{'input':>6} {'value':>12} {'your grad':>14} {'numeric':>14}  agree")
-        for i, (v, g, n, good) in enumerate(zip(inputs, yours, numeric, ok)):
-            print(f"{'x' + str(i):>6} {float(v):12.6g} {g:14.8g} {n:14.8g}  {'yes' if good else 'NO'}")
+        for name, v, g, n, good in zip(input_names(f, len(values)), inputs, yours, numeric, ok):
+            print(f"{name:>6} {float(v):12.6g} {g:14.8g} {n:14.8g}  {'yes' if good else 'NO'}")
     return bool(ok.all())
+
+
+def input_names(f: Callable, n: int) -> list[str]:
+    """f's own names for its inputs (`lambda a, b: ...` gives a, b); x0, x1, ... where it has none (*args)."""
+    try:
+        params = list(inspect.signature(f).parameters.values())
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        params = []
+    named = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:n]
+    return named + [f"x{i}" for i in range(len(named), n)]
 
 
 def _forward(f: Callable, x: np.ndarray, value_class) -> float:

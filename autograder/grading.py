@@ -73,7 +73,7 @@ def grade_path(
 ) -> Report:
     """Grade the submission at `path` (folder, .py or .zip) and return its Report."""
     started = time.monotonic()
-    name = name or Path(path).name or str(path)
+    name = name or Path(path).name or Path(path).resolve().name or str(path)  # `.` by its real name
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
     task_ids = [t for t in TASK_IDS if (t in tasks if tasks else any(c.task == t for c in cases))]
     goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)

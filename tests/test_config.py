@@ -60,3 +60,25 @@ def test_is_a_task_left_out_of_points_an_error_not_a_silent_default():
 def test_does_the_kits_own_rubric_still_load():
     rubric = load_rubric(KIT_ROOT / "assignment.toml")
     assert rubric.max_score == 100
+
+
+@pytest.mark.parametrize("key, value", [
+    ("forbidden_imports", "torch"), ("allowed_imports", "numpy"), ("forbidden_imports", ["torch", 3]),
+    ("forbidden_imports", ["torch.nn"]),
+])
+def test_is_a_list_of_package_names_of_the_wrong_type_refused_in_one_line(key, value):
+    """`forbidden_imports = "torch"` would be read letter by letter: refused, saying the form it takes."""
+    with pytest.raises(ConfigError) as err:
+        from_mapping({key: value}, source="assignment.toml")
+    assert str(err.value).startswith(f"assignment.toml: {key}") and "\n" not in str(err.value)
+
+
+def test_is_an_allowed_package_not_installed_here_refused_in_one_line():
+    from autograder.config import require_installed
+    from autograder.runner.packages import not_installed
+
+    rubric = from_mapping({"allowed_imports": ["numpy", "notapkg"]}, source="assignment.toml")
+    with pytest.raises(ConfigError, match=r"^assignment.toml: allowed_imports names 'notapkg', which is not "
+                                          r"installed here: install it in the grader's venv, or take it out"):
+        require_installed(rubric, not_installed)
+    require_installed(from_mapping({"allowed_imports": ["numpy"]}), not_installed)  # installed: no complaint

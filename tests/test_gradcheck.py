@@ -35,3 +35,14 @@ def test_are_numeric_grads_central_differences():
     Value = package_api(KIT_ROOT / "solutions", "solutions").Value
     g = numeric_grads(lambda x: x ** 3, [2.0], Value)
     assert abs(g[0] - 12.0) < 1e-5
+
+
+def test_does_the_table_name_each_input_as_f_names_it(capsys):
+    """`lambda a, b: ...` labels its rows a and b, not x0 and x1; a function of *args keeps x0, x1."""
+    Value = package_api(KIT_ROOT / "solutions", "solutions").Value
+    gradcheck(lambda a, b: a * b, [0.5, -1.5], Value)
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == ["a", "b"]
+    gradcheck(lambda *xs: xs[0] * xs[1], [0.5, -1.5], Value)
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
+    assert rows == ["x0", "x1"]

@@ -16,7 +16,7 @@ import json
 import os
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Sequence
@@ -45,6 +45,10 @@ class Written:
     histogram: Path
     summary_html: Path
     summary: dict
+    # reports/ and feedback/ files of students not in this run: removed (the kit wrote them and nobody
+    # changed them since), or kept and said (anyone else's, or edited since)
+    removed: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
 
 
 def write_outputs(out_dir: Path, rows: Sequence[BatchRow], *, store: Store | None = None) -> Written:
@@ -99,7 +103,8 @@ class OutputFiles:
                                   lambda render=export.render: _costly(render, rows, written.summary))
             else:
                 self._files.write_bytes(export.name, export.render(rows, written.summary))
-        return written
+        removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
+        return replace(written, removed=tuple(removed), kept=tuple(kept))
 
 
 class _Files:
@@ -109,10 +114,12 @@ class _Files:
         self.root = root
         self.known = known                          # the record from the last run
         self.now: dict[str, tuple[str, str]] = {}   # the record after this run
+        self.this_run: set[str] = set()             # every file written or found up to date by this run
 
     def write(self, rel: str, inputs: str | None, render: Callable[[], bytes]) -> bool:
         """Write root/rel from render() unless it is up to date; inputs None: always write."""
         path = self.root / rel
+        self.this_run.add(rel)
         if inputs is not None:
             old = self.now.get(rel) or self.known.get(rel)
             if old is not None and old[0] == inputs and old[1] == _stat(path):
@@ -124,6 +131,24 @@ class _Files:
         else:
             self.now.pop(rel, None)
         return True
+
+    def clear_others(self, folders: Sequence[str]) -> tuple[list[str], list[str]]:
+        """The files in `folders` this run did not write (students no longer in the class): removed when the
+        record says the kit wrote them as they are; kept (and listed) when anyone else wrote or changed them."""
+        removed, kept = [], []
+        for folder in folders:
+            entries = sorted((self.root / folder).iterdir()) if (self.root / folder).is_dir() else []
+            for path in entries:
+                rel = f"{folder}/{path.name}"
+                if rel in self.this_run or not path.is_file() or path.is_symlink():
+                    continue
+                old = self.known.get(rel)
+                if old is not None and old[1] == _stat(path):
+                    path.unlink()
+                    removed.append(rel)
+                else:
+                    kept.append(rel)
+        return removed, kept
 
     def write_bytes(self, rel: str, data: bytes) -> bool:
         """A file rendered already: written when its bytes differ from what was written last."""

@@ -153,7 +153,8 @@ def report_from_dict(data: dict) -> Report:
     tasks = tuple(
         TaskResult(t["id"], t["title"], t["score"], t["max_score"], tuple(
             CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]),
-                       c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")))
+                       c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")),
+                       tuple(c.get("charged_to", ())))
             for c in t["cases"]
         ), tuple(Diagnosis(d["id"], d["message"]) for d in t.get("diagnosis", ())))
         for t in data["tasks"]

@@ -61,13 +61,18 @@ def op_cases(op: str, rng: random.Random, prefix: str, vis) -> list[Case]:
         g = graphs.op_graph(rng, op, n_leaves=rng.randint(2, 3), n_nodes=rng.randint(5, 10))
         p = {"op": op, **g, "upstream": _upstream(rng)}
         n_ops = sum("coefs" not in s for s in g["nodes"])
-        title = (f"a graph of {n_ops} '{SYMBOL[op]}' nodes and {len(g['nodes']) - n_ops} kit nodes on "
+        title = (f"a graph of {n_ops} '{SYMBOL[op]}' nodes and {_mixes(len(g['nodes']) - n_ops)} on "
                  f"{len(g['leaves'])} leaves, every _backward() called in turn, out.grad = {fmt(p['upstream'])}")
         out.append(case(op, f"{prefix}-{len(out) + 1}", "ops.graph", p, title=title, visibility=vis,
                         derivation=describe(g, op) if vis == "public" else ""))
     for _ in range(COUNTS["end-to-end"][vis == "hidden"]):
         out.append(end_to_end_case(op, rng, f"{prefix}-{len(out) + 1}", vis))
     return out
+
+
+def _mixes(n: int) -> str:
+    """The kit's own nodes of a graph, said so that a student knows what they are."""
+    return f"{n} weighted sum{'s' * (n != 1)} (n = c1*x1 + c2*x2 + ..., the grader's own nodes, with a right _backward)"
 
 
 def end_to_end_case(op: str, rng: random.Random, name: str, vis) -> Case:
@@ -78,7 +83,7 @@ def end_to_end_case(op: str, rng: random.Random, name: str, vis) -> Case:
     if kinks:
         g = graphs.with_op_at_kink(rng, g, op)
     n_ops = sum("coefs" not in s for s in g["nodes"])
-    title = (f"end to end: {n_ops} '{SYMBOL[op]}' nodes and {len(g['nodes']) - n_ops} kit nodes on "
+    title = (f"end to end: {n_ops} '{SYMBOL[op]}' nodes and {_mixes(len(g['nodes']) - n_ops)} on "
              f"{len(g['leaves'])} leaves, then your backward() from the last node")
     if kinks:
         title += f" (one {SYMBOL[op]} gets exactly {fmt(kinks[0])})"

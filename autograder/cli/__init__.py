@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from autograder import paths
-from autograder.config import ConfigError, load_rubric
+from autograder.config import ConfigError, Rubric, load_rubric, require_installed
+from autograder.cli import mistakes
 from autograder.errors import ExitCode, KitError, UserError
 from autograder.report.inert import inert
 from autograder.tasks import TASK_IDS
@@ -44,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.commands = sub.choices  # name -> its parser, to say a mistake as that subcommand sees it
 
     ex = sub.add_parser("exercises", help="write exercises/ from solutions/, or check they match")
     ex.add_argument("--check", action="store_true", help="write nothing; exit 1 if exercises/ differs")
@@ -132,11 +134,11 @@ def _handout(args) -> int:
     from autograder.config import is_public_seed
 
     try:
-        rubric = load_rubric(args.config)
+        rubric = _instructors_rubric(args)
         files = editions.edition("handout").write(args.out, rubric=rubric)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
+    print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
     if is_public_seed(rubric.hidden_seed):
         print(f"warning: the hidden seed is {'not set' if rubric.hidden_seed is None else 'the kit’s public default'}"
               f" ({rubric.source}): anyone with the kit can regenerate your hidden cases. Set hidden_seed in "
@@ -151,13 +153,26 @@ def _export(args) -> int:
     if args.edition not in names:
         raise UsageError(f"no edition {args.edition!r}: the kit writes " + (", ".join(names) or "none yet"))
     try:
-        rubric = load_rubric(args.config)
+        rubric = _instructors_rubric(args)
         files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment,
                                                      hidden_visibility=args.hidden_visibility)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(f"Wrote the {args.edition} edition to {args.dest} ({len(files)} files).")
+    print(f"Wrote the {args.edition} edition to {args.dest} ({_files(files)}).")
     return 0
+
+
+def _instructors_rubric(args) -> Rubric:
+    """The rubric as grading and the editions use it: the packages it allows are installed here."""
+    from autograder.runner.packages import not_installed
+
+    rubric = load_rubric(args.config)
+    require_installed(rubric, not_installed)
+    return rubric
+
+
+def _files(files: list) -> str:
+    return f"{len(files)} file" + ("" if len(files) == 1 else "s")
 
 
 def _add_grading_flags(p: argparse.ArgumentParser) -> None:
@@ -179,24 +194,26 @@ def _grade(args) -> int:
     if args.task or args.format != "text":
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
     run_batch_command = _instructors("grade --out").run_batch_command
-    try:
-        rubric = load_rubric(args.config)
-    except ConfigError as err:
-        raise UsageError(str(err)) from None
+    rubric = _instructors_rubric(args)
     return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric,
                              shard=args.shard, executor=args.executor)
 
 
 def _check(args) -> int:
     from autograder.grading import grade_path  # keeps `autograder exercises` light
+    from autograder.submission import holds_nothing
 
     if not args.path.exists():
         raise UsageError(f"{args.path}: no such file or folder")
+    if holds_nothing(args.path):  # as `grade EMPTY --out X` says it: nothing to grade is not a grade of 0
+        where = args.path if args.path.name else args.path.resolve()
+        raise UsageError(f"no submission found in {where}: no micrograd/, engine.py, nn.py, train.py, other .py "
+                         "or .ipynb in it; give the folder that holds the work")
     graphs = getattr(args, "graph", None)
     if graphs is not None and graphs.exists() and not graphs.is_dir():
         raise UsageError(f"--graph {graphs}: not a folder")
     try:
-        rubric = load_rubric(args.config)
+        rubric = _instructors_rubric(args) if args.include_hidden else load_rubric(args.config)
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:
         raise UsageError(str(err)) from None
@@ -255,10 +272,18 @@ def _exercises(args) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
     try:
+        parser = _parser()  # in it: the instructor's subcommands, whose modules import rich
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said as the subcommand sees it, not with the top-level usage
+            raise UsageError(mistakes.unknown_arguments(args.command, parser.commands[args.command], extra))
         return int(args.run(args))
+    except ModuleNotFoundError as err:  # run by a Python without the kit's dependencies (rich, jinja2, ...)
+        missing = mistakes.missing_dependency(err, next((a for a in (argv or sys.argv[1:]) if a[:1] != "-"), ""))
+        if missing is None:
+            raise
+        print(f"autograder: {missing}", file=sys.stderr)
+        return ExitCode.USAGE_ERROR
     except UserError as err:  # every user's mistake, wherever it was found: one line
         print(f"autograder: {inert(str(err))}", file=sys.stderr)  # it may name a student's file
         return ExitCode.USAGE_ERROR

@@ -57,7 +57,8 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
             for problem in found.problems:
                 errors.print(f"[yellow]note:[/yellow] {shown(problem)}", soft_wrap=True)
             if not found.entries:
-                return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}")
+                return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}: give the folder (or "
+                                      "the LMS's download, a .zip) that holds the class's work")
             kwargs = {} if workers is None else {"workers": workers}
             kwargs.update(rubric=rubric, regrade=regrade, grade_one=grade_one, intake=found.problems, executor=where)
             if part is not None:
@@ -134,6 +135,15 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
         console.print(f"{len(result.retryable)} of them crashed the grading itself: "
                       "run the same command again to retry them.")
     w = result.written
+    if w.removed:
+        gone = sorted({Path(rel).stem for rel in w.removed})
+        console.print(shown(f"Removed the reports and feedback pages of {len(gone)} student(s) graded here before "
+                             f"and not in this run: {', '.join(gone[:SHOW_ERRORS])}"
+                             + (" …" if len(gone) > SHOW_ERRORS else "")), soft_wrap=True)
+    if w.kept:
+        console.print(shown(f"note: kept {len(w.kept)} file(s) in reports/ and feedback/ that are of no student in "
+                             f"this run and that the kit did not write as they are: {', '.join(w.kept[:SHOW_ERRORS])}"
+                             + (" …" if len(w.kept) > SHOW_ERRORS else "")), soft_wrap=True)
     for line in (f"\nWrote gradebook to {w.gradebook}",
                  f"Wrote reports to {w.reports}{os.sep} and feedback pages to {w.feedback}{os.sep}",
                  f"Wrote class summary to {w.summary_html}, {w.summary_md.name}, {w.summary_json.name} and "

@@ -36,16 +36,21 @@ def results_json(report: Report, *, execution_time: float = 0.0, hidden_visibili
         })
         hidden = [c for c in task.cases if c.visibility == "hidden"]
         if hidden:
-            ok = sum(c.status == "passed" for c in hidden)
-            kinds = sorted({c.message for c in hidden if c.status != "passed" and c.message})
+            # as the task's own status: judged on the cases that count here, the others said apart
+            counted = [c for c in hidden if c.counted]
+            ok = sum(c.status == "passed" for c in counted)
+            waived = len(hidden) - len(counted)
+            kinds = sorted({c.message for c in counted if c.status != "passed" and c.message})
             tests.append({
                 "name": f"{task.id}: hidden cases",
                 "number": str(len(tests) + 1),
                 "score": 0.0,
                 "max_score": 0.0,
-                "status": "passed" if ok == len(hidden) else "failed",
-                "output": inert(f"{ok} of {len(hidden)} hidden cases passed (they count in the score of "
-                                f"{task.id} above)." + "".join(f"\n  - {k}" for k in kinds)),
+                "status": "passed" if ok == len(counted) else "failed",
+                "output": inert(f"{ok} of {len(counted)} hidden cases passed (they count in the score of "
+                                f"{task.id} above)." + "".join(f"\n  - {k}" for k in kinds)
+                                + (f"\n{waived} more failed through {', '.join(_charged_to(hidden))}, which "
+                                   "fails its own cases: not counted here" if waived else "")),
                 "output_format": "text",
                 "tags": [task.id, "hidden"],
                 "visibility": hidden_visibility,
@@ -58,6 +63,10 @@ def results_json(report: Report, *, execution_time: float = 0.0, hidden_visibili
         "stdout_visibility": "hidden",
         "tests": tests,
     }
+
+
+def _charged_to(cases) -> list[str]:
+    return sorted({t for c in cases if not c.counted for t in c.charged_to}) or ["a task they need"]
 
 
 def _task_output(report: Report, task) -> str:

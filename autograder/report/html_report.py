@@ -13,6 +13,7 @@ from autograder.report.grouping import same_problems
 from autograder.report.jinja_env import template
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
+from autograder.tasks import OPS
 
 GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
 
@@ -85,7 +86,22 @@ def _task(task: TaskResult) -> dict:
         "hidden_passed": hidden.count("passed"),
         "hidden_failed": hidden.count("failed"),
         "hidden_waived": hidden.count("waived"),
+        "hidden_hint": _hidden_hint(task) if "failed" in hidden else None,
     }
+
+
+# what hidden cases of an op try that its public ones may not (cases/random_cases.py)
+OP_HIDDEN = "an upstream gradient other than 1, a node used twice, zero or negative inputs"
+
+
+def _hidden_hint(task: TaskResult) -> str | None:
+    """Where to look when hidden cases fail while every public one passes; nothing when a public one
+    fails too (a SyntaxError, a stub), whose own message says what is wrong."""
+    if any(c.status != "passed" for c in task.cases if c.visibility == "public" and c.counted):
+        return None
+    covers = f": {OP_HIDDEN}" if task.id in OPS else ""
+    return ("Hidden cases use inputs you have not seen. They fail while the public ones pass: look for what "
+            f"the public cases may not cover{covers}.")
 
 
 def _public_case(case: CaseResult, n: int = 1) -> dict:

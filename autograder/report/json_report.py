@@ -6,7 +6,8 @@ SCHEMA history:
   2: cases[output]: what the student's code printed during a public case that did not pass
      (capped, "" otherwise; never a hidden case's), and import_output: what it printed while
      it was imported, when an import failed ("" otherwise); cases[counted]: false for an
-     end-to-end case whose failure is charged to another task (backward()) and not to this one
+     end-to-end case whose failure is charged to another task (backward()) and not to this one,
+     named in cases[charged_to] (only there)
   3: tasks[diagnosis]: the classic mistakes the task's observations fit, [{id, message}]
      (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
@@ -59,6 +60,7 @@ def report_dict(report: Report) -> dict:
                         "output": c.output,
                         "counted": c.counted,
                         "graph": graph_dict(c.graph),
+                        **({"charged_to": list(c.charged_to)} if c.charged_to else {}),
                     }
                     for c in t.cases
                 ],

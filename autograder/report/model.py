@@ -56,6 +56,7 @@ class CaseResult:
     output: str = ""                  # what the code printed, capped (a public case that did not pass)
     counted: bool = True              # False: a failure charged to another task (see Case.needs), not this one
     graph: CaseGraph | None = None    # a failed public case's graph, annotated (cases/case_graph.py)
+    charged_to: tuple[str, ...] = ()  # where a failure not counted here is charged: the tasks it needs
 
 
 @dataclass(frozen=True)

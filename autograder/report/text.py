@@ -28,18 +28,34 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
     for note in report.notes:
         console.print(f"[dim]note: {shown(note)}[/dim]")
     _print_output(console, "your code printed while it was imported:", report.import_output, "")
-    console.print(_summary_table(report))
-    waiting = [t for t in report.tasks if t.status == "passed" and t.waived]
-    if waiting and not report.error:
-        console.print(f"[dim]note: {', '.join(t.id for t in waiting)} pass; {sum(t.waived for t in waiting)} of "
-                      "their end-to-end cases fail through a task that fails its own cases, and count once it "
-                      f"passes{'' if verbose else ' (--verbose shows them)'}[/dim]", soft_wrap=True)
     if not report.error:  # a submission that could not be graded has one reason, said above
+        console.print(_summary_table(report))
+        _print_waiting(console, report, verbose)
         for task in report.tasks:
             if task.status != "passed" or (verbose and task.waived):
                 _print_problems(console, task, verbose)
     colour = "green" if report.passed else "yellow"
     console.print(f"[bold {colour}]Score: {show(report.score)} / {show(report.max_score)}[/bold {colour}]")
+
+
+def _print_waiting(console: Console, report: Report, verbose: bool) -> None:
+    """The tasks that pass with end-to-end cases not counted yet, and the task those wait for."""
+    waiting = [t for t in report.tasks if t.status == "passed" and t.waived]
+    if not waiting:
+        return
+    needed = sorted({n for t in waiting for c in t.cases if not c.counted for n in c.charged_to})
+    through = " and ".join(needed) or "a task they need"
+    n = sum(t.waived for t in waiting)
+    one, many = len(waiting) == 1, n != 1
+    console.print(f"[dim]note: {_and(t.id for t in waiting)} {'passes' if one else 'pass'}, but {n} of "
+                  f"{'its' if one else 'their'} end-to-end cases {'fail' if many else 'fails'} through {through}, "
+                  f"which fails its own cases: {'they count' if many else 'it counts'} once {through} passes"
+                  f"{'' if verbose else ' (--verbose shows them)'}[/dim]", soft_wrap=True)
+
+
+def _and(words) -> str:
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def _summary_table(report: Report) -> Table:
@@ -66,7 +82,7 @@ def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
     console.print(f"\n[bold]{task.id}[/bold] — {shown(task.title)}")
     for found in task.diagnosis:
         console.print(f"  [bold yellow]likely mistake:[/bold yellow] {shown(found.message)}", soft_wrap=True)
-    bad = [c for c in task.cases if c.status != "passed"]
+    bad = sorted((c for c in task.cases if c.status != "passed"), key=lambda c: not c.counted)  # counted first
     if not bad:
         console.print("  [red]no case of this task was run[/red]")
         return
@@ -86,9 +102,12 @@ def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
         for line in case.details:
             console.print(f"      [dim]{shown(line)}[/dim]")
         _print_output(console, "your code printed:", case.output, "      ")
-    hidden = sum(n for _, n in problems[len(listed):])
-    if hidden:
-        console.print(f"  [dim]… and {hidden} more failing case(s) (--verbose shows all)[/dim]")
+    failing = sum(n for case, n in problems[len(listed):] if case.counted)
+    waived = sum(n for case, n in problems[len(listed):] if not case.counted)
+    more = " and ".join(part for part in (f"{failing} more failing case{'s' * (failing != 1)}" if failing else "",
+                                          f"{waived} not counted here" if waived else "") if part)
+    if more:
+        console.print(f"  [dim]… and {more} (--verbose shows {'it' if failing + waived == 1 else 'them'})[/dim]")
 
 
 def _print_output(console: Console, heading: str, output: str, indent: str) -> None:

@@ -50,6 +50,12 @@ def package_paths(names: tuple[str, ...], dirs: tuple[str, ...] | None = None) -
     return tuple(dict.fromkeys(found))
 
 
+def not_installed(names: Iterable[str]) -> list[str]:
+    """The names among `names` that the grader's installation has no package for."""
+    dirs = site_dirs()
+    return [name for name in names if PathFinder.find_spec(name, dirs) is None]
+
+
 # where an installation keeps packages beyond the standard library: Python's own (site-packages), Debian's
 # (dist-packages, /usr/lib/python3 for every version), Fedora's lib64; under /usr, /usr/local and a prefix
 INSTALLED = ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages")

@@ -107,7 +107,8 @@ def _charge_elsewhere(cases: list[Case], by_task: dict[str, list[CaseResult]]) -
     out = {}
     for task, results in by_task.items():
         out[task] = [
-            replace(r, counted=False, message=r.message + NOT_COUNTED.format(needs=", ".join(needs[r.id])))
+            replace(r, counted=False, charged_to=tuple(needs[r.id]),
+                    message=r.message + NOT_COUNTED.format(needs=", ".join(needs[r.id])))
             if r.id in needs and r.status != "passed" and not all(sound.get(t, True) for t in needs[r.id])
             else r
             for r in results

@@ -1,4 +1,4 @@
 """A submission, in whatever shape it came, as a private `micrograd` package."""
-from autograder.submission.load import Prepared, SubmissionError, prepare
+from autograder.submission.load import Prepared, SubmissionError, holds_nothing, prepare
 
-__all__ = ["Prepared", "SubmissionError", "prepare"]
+__all__ = ["Prepared", "SubmissionError", "holds_nothing", "prepare"]

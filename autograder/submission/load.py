@@ -67,17 +67,30 @@ def prepare(path: Path, workdir: Path) -> Prepared:
             raise SubmissionError(str(exc)) from None
     else:
         folder = path
-    return _from_folder(folder, _fresh(workdir / "sub"), problems, workdir)
+    return _from_folder(folder, _fresh(workdir / "sub"), problems, workdir, shown=_shown(path))
 
 
-def _from_folder(folder: Path, sub: Path, problems: list[str], workdir: Path) -> Prepared:
+def holds_nothing(path: Path) -> bool:
+    """Is path a folder with no Python file, notebook or link in it (no submission at all)?"""
+    path = Path(path)
+    return path.is_dir() and not path.is_symlink() and _find_base(path) is None and not _links(path)
+
+
+NOTHING = "no Python file (micrograd/, engine.py, nn.py, train.py, or one .py or .ipynb) in {shown}"
+
+
+def _shown(path: Path) -> str:
+    """How a submission's path reads in a message: its own name (a folder given as `.` by its real name)."""
+    return path.name or path.resolve().name or str(path)
+
+
+def _from_folder(folder: Path, sub: Path, problems: list[str], workdir: Path, *, shown: str) -> Prepared:
     base = _find_base(folder)
     links = sorted(p.relative_to(folder).as_posix() for p in _links(folder))
     if links:
         problems.append(f"{', '.join(links[:5])}: symbolic link(s), not followed: hand in the files themselves")
     if base is None:
-        raise SubmissionError(f"no Python files in {folder.name or folder}"
-                              + (f" ({problems[-1]})" if links else ""))
+        raise SubmissionError(NOTHING.format(shown=shown) + (f" ({problems[-1]})" if links else ""))
     if _has_package(base):
         return _copy_files(base / "micrograd", _python_files(base / "micrograd", deep=True), "micrograd/",
                            sub, problems, "package")

@@ -132,3 +132,17 @@ def test_the_store_remembers_the_files_it_wrote(tmp_path):
     with Store(tmp_path / "out" / "gradebook.sqlite") as store:
         record = store.outputs()
     assert set(record) == set(files(tmp_path / "out"))
+
+
+def test_does_a_reused_out_drop_the_files_of_students_no_longer_in_the_class(tmp_path):
+    """ana, ben and cai graded, then ana and ben only: cai's report and page go (the gradebook has no cai);
+    a file the kit did not write (or one edited since) stays, and is listed."""
+    entries = a_class(tmp_path)
+    run(entries, tmp_path / "out")
+    (tmp_path / "out" / "reports" / "notes.txt").write_text("the TA's own notes")
+    result = run(entries[:2], tmp_path / "out")
+    left = files(tmp_path / "out")
+    assert "reports/cai.json" not in left and "feedback/cai.html" not in left
+    assert {"reports/ana.json", "feedback/ana.html", "reports/ben.json", "feedback/ben.html"} <= set(left)
+    assert result.written.removed == ("feedback/cai.html", "reports/cai.json")
+    assert result.written.kept == ("reports/notes.txt",) and "reports/notes.txt" in left

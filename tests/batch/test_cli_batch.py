@@ -62,3 +62,17 @@ def test_is_a_file_that_fits_no_layout_listed_in_the_summary_not_lost(tmp_path, 
     assert summary["submissions"] == 2
     assert any("obrien-smith" in line and "not graded" in line for line in summary["intake"])
     assert "obrien-smith_LATE_1010_5010_engine.py" in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_does_a_reused_out_say_whose_files_it_removed_and_which_it_kept(tmp_path, capsys):
+    submission(tmp_path / "class", "ana")
+    submission(tmp_path / "class", "ben")
+    command([tmp_path / "class"], tmp_path / "out")
+    (tmp_path / "out" / "feedback" / "extra.html").write_text("a TA's page")
+    submission(tmp_path / "class2", "ana")
+    capsys.readouterr()
+    assert command([tmp_path / "class2"], tmp_path / "out") == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Removed the reports and feedback pages of 1 student(s) graded here before and not in this run: ben" in out
+    assert "note: kept 1 file(s) in reports/ and feedback/ that are of no student in this run" in out
+    assert "feedback/extra.html" in out

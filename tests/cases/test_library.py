@@ -142,3 +142,11 @@ def test_does_every_hand_case_hint_speak_of_its_own_operation():
         if c.task in OPS and c.hint:
             others = [op for op in ("relu", "tanh") if op != c.task and f" {op} " in f" {c.hint} "]
             assert not others, f"{c.id}: hint speaks of {others}: {c.hint}"
+
+
+def test_does_every_title_say_what_the_kits_own_nodes_are():
+    """A student reads "kit nodes" as nothing; a title names them as weighted sums, with what they compute."""
+    titles = [c.title for c in build_cases(seed=PUBLIC_SEED, visibility="public", activation="tanh")]
+    assert not [t for t in titles if "kit node" in t]
+    mixed = [t for t in titles if "weighted sum" in t]
+    assert mixed and all("(n = c1*x1 + c2*x2 + ..., the grader's own nodes" in t for t in mixed)

@@ -52,12 +52,60 @@ def test_does_a_failing_case_show_what_was_computed_expected_and_why():
     (("check", "no/such/folder"), "no such file or folder"),
     (("grade", "a", "b"), "need --out"),
     (("check", "solutions", "--config", "no-such.toml"), "no rubric file"),
+    (("grade", "--wrokers", "2", "solutions"), "autograder: grade: no option --wrokers: did you mean --workers?"),
+    (("check", "--taks", "mul", "solutions"), "autograder: check: no option --taks: did you mean --task?"),
+    (("check", "solutions", "more"), "check: unexpected argument 'more' (`autograder check --help` lists them)"),
+    (("check", "--zzz", "solutions"), "check: no option --zzz (`autograder check --help` lists them)"),
 ])
 def test_is_bad_input_one_line_and_exit_2(args, message):
     done = autograder(*args)
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert "usage:" not in done.stderr  # the subcommand's mistake, not the top-level usage
+
+
+@pytest.mark.parametrize("extra", [[], ["--out", "out"]])
+def test_does_grading_an_empty_folder_say_so_in_one_line_with_or_without_out(tmp_path, extra):
+    """`grade EMPTY` and `grade EMPTY --out X` alike: nothing to grade is a usage error (exit 2), not a report."""
+    (tmp_path / "EMPTY").mkdir()
+    done = autograder("grade", "EMPTY", *extra, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("autograder: no submission") and "found in EMPTY: " in lines[0]
+    assert "give the folder" in lines[0]
+
+
+def test_does_check_in_an_empty_folder_name_the_folder_not_a_dot(tmp_path):
+    done = autograder("check", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"autograder: no submission found in {tmp_path.resolve()}: ")
+
+
+def test_does_an_empty_zip_name_the_zip_and_no_folder_of_the_kit(tmp_path):
+    import zipfile
+
+    zipfile.ZipFile(tmp_path / "empty.zip", "w").close()
+    done = autograder("check", "empty.zip", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "in empty.zip" in " ".join(done.stdout.split()) and "unzipped" not in done.stdout
+    assert "! error" not in done.stdout  # the one reason, not 14 rows of it
+
+
+def test_does_checks_first_line_name_the_folder_checked_as_dot(tmp_path):
+    shutil.copytree(KIT_ROOT / "solutions" / "micrograd", tmp_path / "work" / "micrograd")
+    done = autograder("check", "--task", "add", cwd=tmp_path / "work")
+    assert done.stdout.splitlines()[0].startswith("work  (sandbox: ")
+
+
+def test_does_check_outside_the_kits_venv_say_what_to_set_up_in_one_line():
+    """A Python with no site-packages (-S), so no rich: one line naming `make setup`, no traceback."""
+    done = subprocess.run([sys.executable, "-S", "-m", "autograder", "check", "solutions"], cwd=KIT_ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"autograder: this Python ({sys.executable}) has no 'rich', which the autograder needs: run `make setup` "
+        "in the kit's folder, then .venv/bin/python -m autograder check"]
 
 
 def test_does_grade_without_a_hidden_seed_say_how_to_set_one(tmp_path):
@@ -141,3 +189,23 @@ def test_does_check_json_name_the_mistake_in_its_task_only():
     named = {t["id"]: t["diagnosis"] for t in report["tasks"]}
     assert [d["id"] for d in named.pop("relu")] == ["relu_gradient_at_zero"]
     assert all(d == [] for d in named.values())
+
+
+@pytest.mark.parametrize("toml, words", [
+    ('forbidden_imports = "torch"\n', "forbidden_imports must be a list of package names"),
+    ('allowed_imports = ["notapkg"]\n', "allowed_imports names 'notapkg', which is not installed here"),
+])
+def test_does_grade_refuse_a_rubric_of_the_wrong_type_or_an_unknown_package_in_one_line(tmp_path, toml, words):
+    (tmp_path / "assignment.toml").write_text(toml + "hidden_seed = 12345\n")
+    done = autograder("grade", str(KIT_ROOT / "solutions"), "--task", "add", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("autograder: ") and "assignment.toml: " in lines[0]
+    assert words in lines[0]
+
+
+def test_does_an_export_of_one_file_say_1_file(tmp_path):
+    done = autograder("export", "gradescope", str(tmp_path / "hw1.zip"), cwd=tmp_path,
+                      env_extra={"AUTOGRADER_HIDDEN_SEED": "24680"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("(1 file).")

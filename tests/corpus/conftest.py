@@ -1,8 +1,8 @@
 """The grader-strength corpus: the `corpus` marker, and its table in the terminal summary.
 
 The corpus tests run by default (deselect them with `-m "not corpus"`). The
-table of variants and tasks hit is printed at the end of the run, whether the
-tests passed or not, so the isolation numbers are always visible.
+table of variants and tasks hit is printed at the end of the run when asked for
+(`-v`) or when a test failed: `make test` stays quiet when all is well.
 """
 from __future__ import annotations
 
@@ -50,6 +50,6 @@ def graded(work, corpus_summary):
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     text = config.stash.get(SUMMARY_KEY, None)
-    if text:
+    if text and (config.get_verbosity() > 0 or exitstatus != 0):
         terminalreporter.section("grader strength: single-bug corpus")
         terminalreporter.write_line(text)

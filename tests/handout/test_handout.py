@@ -159,6 +159,18 @@ def test_does_an_instructors_command_in_a_handout_say_so_in_one_line(handout, tm
     assert "an instructor's command" in done.stderr and "Traceback" not in done.stderr
 
 
+def test_does_check_outside_the_handouts_venv_say_what_to_set_up_in_one_line(handout):
+    """`python3 -m autograder check` with a Python that has no rich (-S: no site-packages): one line
+    naming the handout's venv, not a ModuleNotFoundError traceback."""
+    done = subprocess.run([sys.executable, "-S", "-m", "autograder", "check"], cwd=handout, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"autograder: this Python ({sys.executable}) has no 'rich', which the autograder needs: set up the "
+        "handout's venv (python3 -m venv .venv && .venv/bin/pip install -r requirements.txt), then run "
+        ".venv/bin/python -m autograder check"]
+
+
 # third-party modules the handout's code imports only on paths a student's check never takes (each
 # says what to install if it ever is): the feedback page, the histogram, an old-format notebook
 NOT_FOR_A_CHECK = {"jinja2", "markupsafe", "matplotlib", "nbformat", "numpy"}

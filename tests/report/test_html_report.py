@@ -59,3 +59,29 @@ def test_is_the_likely_mistake_shown_with_its_code_as_code_and_still_escaped():
     page = render_feedback(report("ana", t))
     assert "Likely mistake:</strong> <code>x.grad = ...</code> overwrites: use <code>+=</code> &lt;script&gt;" in page
     assert "<script" not in page
+
+
+def test_does_a_refused_submission_show_its_one_reason_and_no_empty_panels():
+    """A submission that could not be graded: the reason once, not a panel per task saying no case ran."""
+    tasks = [task(t) for t in ("add", "mul", "backward", "neuron")]
+    page = render_feedback(report("ana", *tasks, error="imports torch, which this assignment forbids"))
+    assert "imports torch, which this assignment forbids" in page
+    assert "<details" not in page and "No cases ran for this task" not in page
+
+
+def test_is_the_hidden_case_hint_given_only_where_the_public_cases_pass():
+    """An nn task whose module has a SyntaxError fails public and hidden cases alike: its message says why,
+    and no hint about hidden inputs (least of all an op's: upstream gradients, nodes used twice)."""
+    syntax = case("n1", "error", message="micrograd/nn.py:46: SyntaxError: expected ':'")
+    broken = task("neuron", syntax, case("n-h1", "error", "hidden"))
+    page = render_feedback(report("ana", broken))
+    assert "Hidden cases use inputs you have not seen" not in page and "upstream gradient" not in page
+
+
+def test_does_the_hidden_case_hint_name_what_an_ops_hidden_cases_try_and_only_for_an_op():
+    op = task("mul", case("m1"), case("m-h1", "failed", "hidden"))
+    page = render_feedback(report("ana", op))
+    assert "They fail while the public ones pass" in page and "an upstream gradient other than 1" in page
+    nn = task("neuron", case("n1"), case("n-h1", "failed", "hidden"))
+    page = render_feedback(report("ana", nn))
+    assert "They fail while the public ones pass" in page and "upstream gradient" not in page

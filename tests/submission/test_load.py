@@ -165,7 +165,7 @@ def test_too_many_zip_entries_are_refused(tmp_path):
     (lambda d: d / "nowhere", "no such file or folder"),
     (lambda d: (d / "fake.zip").write_text("not a zip") and d / "fake.zip", "is not a valid zip file"),
     (lambda d: (d / "report.pdf").write_text("%PDF") and d / "report.pdf", "is not a folder, a .py file"),
-    (lambda d: (d / "empty").mkdir() or d / "empty", "no Python files"),
+    (lambda d: (d / "empty").mkdir() or d / "empty", "no Python file"),
 ])
 def test_unusable_input_is_one_clear_error(tmp_path, make, message):
     with pytest.raises(SubmissionError, match=message) as info:
