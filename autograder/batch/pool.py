@@ -59,17 +59,11 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
     broken: list[Job] = []
     try:
         while pending or running:
-            while pending and len(running) < width and not broken:
-                job = pending.popleft()
-                try:
-                    with _sigint_blocked():  # submit may start a worker: born deaf to Ctrl-C
-                        running[pool.submit(grade_job, grade_one, job.path, job.student, fields)] = job
-                except BrokenProcessPool:  # it broke before this job started: not a suspect
-                    pending.appendleft(job)
-                    break
+            _fill(pool, pending, running, width, broken, grade_one, fields)
             if not running:
                 break
             done, _ = wait(running, return_when=FIRST_COMPLETED)
+            finished = []
             for future in done:
                 job = running.pop(future)
                 try:
@@ -79,7 +73,14 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
                     continue
                 except Exception as err:  # e.g. a report that could not be sent back
                     report, why = None, f"grading crashed: {type(err).__name__}: {err}"
-                on_done(job, report, why)
+                finished.append((job, report, why))
+            # the idle workers get their next submissions first: storing these (the feedback pages,
+            # their pictures) then runs while they grade, not while they wait. A Ctrl-C meanwhile (or
+            # from a submission just started) waits until they are stored: none is graded twice
+            with _sigint_deferred():
+                _fill(pool, pending, running, width, broken, grade_one, fields)
+                for job, report, why in finished:
+                    on_done(job, report, why)
             if broken and not running:
                 break
     except BaseException:  # Ctrl-C or a failing on_done: stop the workers now
@@ -87,6 +88,37 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
         raise
     pool.shutdown(wait=True, cancel_futures=True)
     return broken
+
+
+def _fill(pool: ProcessPoolExecutor, pending: deque[Job], running: dict[Future, Job], width: int,
+          broken: list[Job], grade_one: GradeOne, fields: dict) -> None:
+    """Submit jobs from `pending` until `width` are running (none once the pool has broken)."""
+    while pending and len(running) < width and not broken:
+        job = pending.popleft()
+        try:
+            with _sigint_blocked():  # submit may start a worker: born deaf to Ctrl-C
+                running[pool.submit(grade_job, grade_one, job.path, job.student, fields)] = job
+        except BrokenProcessPool:  # it broke before this job started: not a suspect
+            pending.appendleft(job)
+            return
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """A Ctrl-C (SIGINT) that comes meanwhile takes effect at the end, not halfway through: the
+    handler is swapped for one that notes it (a block would not do: the pool's own threads take
+    the signal then, and Python runs its handler in the main thread all the same)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught and callable(old):
+        old(signal.SIGINT, None)  # Python's own: KeyboardInterrupt
 
 
 @contextmanager

@@ -43,22 +43,22 @@ without capabilities, and the level's note says so.
 bwrap reports a child killed by signal N as exit status 128 + N: exit_status undoes it.
 Killing: SIGKILL to bwrap's process group (bwrap and the namespace's pid 1), then a
 wait until pid 1 is gone, which the kernel allows only once every process in the
-namespace is.
+namespace is. Nothing of the child's can be outside the namespace, so /proc is not
+scanned for its session (cleanup.kill_session) unless bwrap is still running without a
+pid 1 (killed before it made the namespace).
 """
 from __future__ import annotations
 
 import os
-import select
 import shutil
 import sys
-import time
 from pathlib import Path
 
 from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
 from autograder.runner.packages import ONE_THREAD, installed_dirs
 from autograder.runner.seccomp import fork_filter
 from autograder.runner.userns import UserNamespace, under
-from autograder.runner.cleanup import children_of, kill_session
+from autograder.runner.cleanup import children_of, has_ended, kill_group, kill_session, pidfd, wait_readable
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 
@@ -84,6 +84,7 @@ class BubblewrapLevel(Level):
         self.bwrap, self.python, self.features = bwrap, python, features
         self.userns = userns  # set: the child's own uid (see the module's doc); None: bwrap's user namespace
         self.seccomp = fork_filter()
+        self._installed: dict[tuple[str, ...], list[str]] = {}  # prefixes -> installed_dirs, made once
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
@@ -193,8 +194,10 @@ class BubblewrapLevel(Level):
         as files, whatever the student's code puts on sys.path. (The allowed ones are bound from the
         host's paths, outside: a mask does not hide them.)"""
         argv = []
-        prefixes = ["/usr", "/usr/local"] + [dest for source, dest in binds if os.path.isdir(source)]
-        for folder in installed_dirs(prefixes):
+        prefixes = tuple(["/usr", "/usr/local"] + [dest for source, dest in binds if os.path.isdir(source)])
+        if prefixes not in self._installed:  # a glob of the installation: once per level, not per child
+            self._installed[prefixes] = installed_dirs(prefixes)
+        for folder in self._installed[prefixes]:
             argv += (["--perms", "0755"] if self.userns is not None else []) + \
                 ["--tmpfs", folder, "--remount-ro", folder]
         return argv
@@ -218,10 +221,15 @@ class BubblewrapLevel(Level):
         return -(returncode - 128) if 128 < returncode < 128 + 65 else returncode
 
     def kill(self, pid: int) -> None:
-        waits = [fd for fd in map(_pidfd, children_of(pid)) if fd is not None]
+        waits = [fd for fd in map(pidfd, children_of(pid)) if fd is not None]
         try:
-            kill_session(pid)
-            _wait_readable(waits, KILL_WAIT)
+            # pid 1 is in bwrap's group, and with it the kernel ends the namespace; bwrap ends only after
+            # pid 1 (one orphaned some other way comes to the subreaper: cleanup.sweep_orphans)
+            if waits or has_ended(pid):
+                kill_group(pid)
+            else:      # no namespace yet (or no pidfd): every process of bwrap's session, from /proc
+                kill_session(pid)
+            wait_readable(waits, KILL_WAIT)
         finally:
             for fd in waits:
                 os.close(fd)
@@ -267,22 +275,3 @@ def python_paths(python: str) -> list[str]:
     if not any(under(python, p) for p in ["/usr"] + paths):
         paths.append(python)
     return paths
-
-
-def _pidfd(pid: int) -> int | None:
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def _wait_readable(fds: list[int], timeout: float) -> None:
-    """Wait until every pidfd is readable (its process has ended), for at most timeout seconds."""
-    end = time.monotonic() + timeout
-    pending = list(fds)
-    while pending:
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            return
-        ready, _, _ = select.select(pending, [], [], remaining)
-        pending = [fd for fd in pending if fd not in ready]

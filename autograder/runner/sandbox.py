@@ -19,6 +19,7 @@ import time
 from collections import deque
 from pathlib import Path
 
+from autograder.runner.bytecode import compile_once
 from autograder.runner.cleanup import LIVE, REAPER_LOCK, become_subreaper, own_children, start_ticks, sweep_orphans
 from autograder.runner.limits import Limits
 
@@ -72,6 +73,9 @@ class Child:
         res_r, res_w = os.pipe()
         self._fds += [job_w, res_r]
         cpu = self.limits.cpu_seconds(len(job.get("cases", ())))
+        for folder in (CHILD_MAIN.parent, programs_dir):  # the child can't write their bytecode itself
+            if folder is not None:
+                compile_once(str(folder))
         passed = [job_r, res_w]
         try:
             packages = tuple(job.get("packages", ()))  # host paths: the child gets only its own view, "site"
