@@ -21,6 +21,8 @@ else:  # pragma: no cover
 
 from autograder.errors import UserError
 from autograder.tasks import ACTIVATIONS, DEFAULT_POINTS, TASK_IDS
+from autograder.variants import settings as variant_settings
+from autograder.variants.model import BASE, Variant
 
 # The sha256 of the hidden seed in the kit's own assignment.toml: that seed is public (it is in the
 # repository), so a course that keeps it has hidden cases any student can regenerate, and
@@ -73,6 +75,10 @@ class Rubric:
     # installed packages (top-level names) the student's code may import, beyond the standard
     # library: the only ones the sandbox shows it
     allowed_imports: tuple[str, ...] = ("numpy",)
+    # [variants]: per-student variants (None: every student gets the base assignment), and the one
+    # this rubric grades (autograder/variants/assign.py makes a student's rubric: points, activation)
+    variants: variant_settings.VariantsConfig | None = None
+    variant: Variant = BASE
     source: str = "built-in defaults"
 
     @property
@@ -98,7 +104,8 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         f"allowed_imports = [{allowed}]",
         "",
         "[points]",
-        *(f"{task} = {points:g}" for task, points in rubric.points.items()),
+        *(f"{task} = {points:g}" for task, points in rubric.points.items() if task in TASK_IDS),
+        *([""] + variant_settings.to_toml(rubric.variants) if rubric.variants else []),
     ]
     return "\n".join(lines) + "\n"
 
@@ -128,7 +135,7 @@ def _from_file(path: Path) -> Rubric:
 
 
 def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
-    known = {f.name for f in fields(Rubric)} - {"source"}
+    known = {f.name for f in fields(Rubric)} - {"source", "variant"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -152,6 +159,8 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
         kwargs["activation"] = data["activation"]
     if "hidden_seed" in data:
         kwargs["hidden_seed"] = _seed(data["hidden_seed"], f"{source}: hidden_seed")
+    if "variants" in data:
+        kwargs["variants"] = variant_settings.parse(data["variants"], source)
     if "forbidden_imports" in data:
         kwargs["forbidden_imports"] = tuple(str(m) for m in data["forbidden_imports"])
     if "allowed_imports" in data:

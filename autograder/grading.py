@@ -19,20 +19,21 @@ from autograder.runner import run_cases
 from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare
-from autograder.tasks import TASK_IDS
 
 
 def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None = None) -> list[Case]:
-    """The cases to run: public ones, plus the hidden ones when grading, for the chosen tasks."""
-    unknown = sorted(set(tasks or ()) - set(TASK_IDS))
+    """The cases to run: public ones, plus the hidden ones when grading, for the chosen tasks (those of the
+    rubric's variant: the base assignment's, and its extra operation)."""
+    task_ids = list(rubric.points)
+    unknown = sorted(set(tasks or ()) - set(task_ids))
     if unknown:
-        raise ConfigError(f"unknown task id(s) {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
+        raise ConfigError(f"unknown task id(s) {', '.join(unknown)}; the tasks are {', '.join(task_ids)}")
     if include_hidden and rubric.hidden_seed is None:
         raise ConfigError(
             "grading needs a hidden seed: set hidden_seed in assignment.toml "
             "or the environment variable AUTOGRADER_HIDDEN_SEED"
         )
-    key = (rubric.activation, rubric.hidden_seed if include_hidden else None, include_hidden,
+    key = (rubric.activation, rubric.variant, rubric.hidden_seed if include_hidden else None, include_hidden,
            tuple(sorted(set(tasks))) if tasks else None)
     cases = _CASES.get(key)
     if cases is None:
@@ -46,9 +47,12 @@ _CASES: dict[tuple, tuple[Case, ...]] = {}
 
 
 def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> tuple[Case, ...]:
-    cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+    variant = rubric.variant
+    public_seed = PUBLIC_SEED if variant.seed is None else variant.seed
+    cases = build_cases(seed=public_seed, visibility="public", activation=rubric.activation, variant=variant)
     if include_hidden:
-        cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
+        cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation,
+                             variant=variant)
     if tasks:
         # a chosen task's end-to-end cases count only while the tasks they need pass their own cases
         # (Case.needs): those own cases run too, unreported, so a task scores what a full check gives it
@@ -75,7 +79,7 @@ def grade_path(
     started = time.monotonic()
     name = name or Path(path).name or str(path)
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
-    task_ids = [t for t in TASK_IDS if (t in tasks if tasks else any(c.task == t for c in cases))]
+    task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
     goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         try:
