@@ -75,6 +75,9 @@ def rubric_digest(rubric: Rubric) -> str:
     limits, activation, forbidden imports. (Not where it was read from; the seed is keyed apart.)"""
     data = {f.name: getattr(rubric, f.name) for f in fields(rubric) if f.name not in ("source", "hidden_seed")}
     data["points"] = dict(sorted(dict(rubric.points).items()))
+    variants, variant = data.pop("variants"), data.pop("variant")
+    if variants is not None:  # a course with [variants]: the student's variant (the secret is in it already)
+        data["variant"] = variant.to_json()
     data["forbidden_imports"] = sorted(data["forbidden_imports"])
     payload = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:32]

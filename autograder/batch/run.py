@@ -30,6 +30,7 @@ from autograder.config import Rubric
 from autograder.errors import UserError
 from autograder.report.model import Report
 from autograder.scoring import crashed_report
+from autograder.variants.assign import entry_variant, with_variant
 
 STORE_NAME = "gradebook.sqlite"
 
@@ -87,11 +88,14 @@ def grade_batch(
 def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, workers: int | None, regrade: bool,
                   grade_one: GradeOne, progress: bool, intake: tuple[str, ...]) -> BatchResult:
     by_student = {e.student: e for e in entries}
-    keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}
+    # each student's rubric: the course's, with the student's variant on it ([variants])
+    rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
+    keys = {e.student: grade_key(Path(e.path), rubrics[e.student]) for e in entries}
     with Store(out_dir / STORE_NAME) as store:
         stored = store.get_many(keys)  # each stored row is read once, here
         todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
-        jobs = [Job(e.student, str(e.path)) for e in todo]
+        jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
+                for e in todo]
         if jobs and grade_one is grade_hidden:
             prepare_hidden(rubric)
         if jobs:
@@ -102,7 +106,7 @@ def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, worker
         def on_done(job: Job, report: Report | None, why: str | None) -> None:
             entry = by_student[job.student]
             if report is None:
-                report = crashed_report(job.student, why, rubric, sandbox="unknown")
+                report = crashed_report(job.student, why, rubrics[job.student], sandbox="unknown")
             row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
             files.write_student(row)  # now, while the workers grade on; finish() checks it again
             advance(job.student)
@@ -117,7 +121,7 @@ def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, worker
                        f"{store.path}; run the same command again to grade the rest.")
             print(f"\n{message}", file=sys.stderr)
             raise BatchInterrupted(message) from None
-        rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubric) for e in entries)
+        rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubrics[e.student]) for e in entries)
         written = files.finish(rows, intake)
         store.set_outputs(files.record)
     return BatchResult(rows, len(todo), len(entries) - len(todo), out_dir, written)

@@ -193,7 +193,9 @@ def native_mix(children, coefs):
     """sum(c * child) as one node of torch ops: the kit's "mix" node
     (autograder/child/programs/_graph.py), differentiated by torch instead of by the kit."""
     coefs = [float(c) for c in coefs]
-    return Value._node(lambda *t: sum(c * x for c, x in zip(coefs, t)), tuple(children), "mix")
+    children = tuple(children)
+    cls = type(children[0]) if children else Value  # a variant's engine (engines.with_constant) keeps its class
+    return cls._node(lambda *t: sum(c * x for c, x in zip(coefs, t)), children, "mix")
 
 
 def _neuron(w, b, x, activation):

@@ -11,6 +11,8 @@ SCHEMA history:
      (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
      children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
+  (3, unchanged for a course without [variants]) variant: present only for a report graded against a
+     student's variant: {student, op, constant, activation, seed, label}
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -26,7 +28,7 @@ SCHEMA = 3
 
 
 def report_dict(report: Report) -> dict:
-    return {
+    data = {
         "schema": SCHEMA,
         "submission": report.submission,
         "score": report.score,
@@ -62,6 +64,9 @@ def report_dict(report: Report) -> dict:
             for t in report.tasks
         ],
     }
+    if report.variant is not None:
+        data["variant"] = {**report.variant.to_json(), "label": report.variant.label}
+    return data
 
 
 def graph_dict(graph: CaseGraph | None) -> dict | None:

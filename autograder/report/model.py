@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from autograder.variants.model import Variant
+
 Status = Literal["passed", "failed", "error", "missing", "timeout"]
 STATUSES: tuple[str, ...] = ("passed", "failed", "error", "missing", "timeout")
 
@@ -101,6 +103,7 @@ class Report:
     kit_version: str = ""
     duration: float = 0.0
     import_output: str = ""           # what the code printed while imported, capped (when an import failed)
+    variant: Variant | None = None    # the student's variant it was graded against (None: the base assignment)
 
     @property
     def passed(self) -> bool:

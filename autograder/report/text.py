@@ -9,6 +9,7 @@ from rich.table import Table
 from autograder.report.grouping import same_problems
 from autograder.report.model import Report, TaskResult
 from autograder.report.numbers import show
+from autograder.report.task_text import variant_line
 
 STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow", "timeout": "magenta"}
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
@@ -17,6 +18,8 @@ MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeo
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
     console = console or Console(highlight=False)
     console.print(f"[bold]{escape(report.submission)}[/bold]  (sandbox: {report.sandbox})")
+    if report.variant is not None:
+        console.print(f"variant: {escape(variant_line(report.variant))}")
     if report.error:
         console.print(f"[red]Could not grade: {escape(report.error)}[/red]")
     for note in report.notes:

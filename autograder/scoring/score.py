@@ -57,6 +57,7 @@ def score_run(
         kit_version=__version__,
         duration=duration,
         import_output=shown(import_output),
+        variant=graded_variant(rubric),
     )
 
 
@@ -70,8 +71,14 @@ def crashed_report(submission: str, reason: str, rubric: Rubric, tasks: list[str
         tasks=tuple(TaskResult(t, TITLE[t], 0.0, float(rubric.points[t])) for t in task_ids),
         error=reason,
         kit_version=__version__,
+        variant=graded_variant(rubric),
         **kw,
     )
+
+
+def graded_variant(rubric: Rubric):
+    """The variant a report names: the rubric's, or None for a course without [variants]."""
+    return None if rubric.variants is None and rubric.variant.is_base else rubric.variant
 
 
 def _task_result(task: str, cases: list[CaseResult], rubric: Rubric) -> TaskResult:
