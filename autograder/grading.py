@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from autograder.cases import PUBLIC_SEED, build_cases
@@ -19,6 +20,7 @@ from autograder.runner import run_cases
 from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare
+from autograder.variants.forensics import sample_cases, samples_from
 
 
 def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None = None) -> list[Case]:
@@ -81,6 +83,8 @@ def grade_path(
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
     task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
     goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)
+    # with [variants], a grading run also samples the pool's operations for forensics (never scored)
+    samples = sample_cases(rubric.variants.pool) if include_hidden and rubric.variants and not tasks else []
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         try:
             prepared = prepare(Path(path), Path(work))
@@ -88,7 +92,7 @@ def grade_path(
             return crashed_report(name, str(err), rubric, task_ids, sandbox="none",
                                   duration=time.monotonic() - started)
         try:
-            run = run_cases(prepared.root, cases, limits=limits_for(rubric), files=prepared.files,
+            run = run_cases(prepared.root, cases + samples, limits=limits_for(rubric), files=prepared.files,
                             forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
         except (KitError, ConfigError):
             raise
@@ -100,9 +104,10 @@ def grade_path(
                               duration=time.monotonic() - started)
     notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
     failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
-    return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
-                     duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
-                     broken_modules=frozenset(m for m, why in run.imports.errors.items() if why))
+    report = score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
+                       duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
+                       broken_modules=frozenset(m for m, why in run.imports.errors.items() if why))
+    return replace(report, samples=samples_from(run.outcomes)) if samples else report
 
 
 CELLS_LISTED = 3

@@ -161,4 +161,5 @@ def report_from_dict(data: dict) -> Report:
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
                   data["sandbox"], tuple(data["notes"]), data["kit_version"],
                   import_output=data.get("import_output", ""),
-                  variant=Variant.from_json(data["variant"]) if data.get("variant") else None)
+                  variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
+                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())))

@@ -41,7 +41,7 @@ def render_gradebook(rows: Sequence[GradebookRow]) -> str:
     writer.writerow([*FIXED_BEFORE, *tasks, *FIXED_AFTER, *(["variant"] if variants else [])])
     for row in rows:
         variant = row.report.variant
-        writer.writerow(gradebook_cells(row, tasks) + ([_text(variant.label if variant else "")] if variants else []))
+        writer.writerow(gradebook_cells(row, tasks) + ([safe_text(variant.label if variant else "")] if variants else []))
     return out.getvalue()
 
 
@@ -49,15 +49,15 @@ def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:
     report = row.report
     scores = {t.id: t.score for t in report.tasks}
     return [
-        _text(row.student),
+        safe_text(row.student),
         number(report.score),
         number(report.max_score),
         *(number(scores[t]) if t in scores else "" for t in tasks),
         "error" if report.error else "graded",
-        _text(report.error or ""),
+        safe_text(report.error or ""),
         "" if row.late is None else ("yes" if row.late else "no"),
-        _text(row.source),
-        _text(report.sandbox),
+        safe_text(row.source),
+        safe_text(report.sandbox),
     ]
 
 
@@ -66,6 +66,7 @@ def number(x: float) -> str:
     return show(x)
 
 
-def _text(value: str) -> str:
+def safe_text(value: str) -> str:
+    """A cell a spreadsheet shows as text: a leading apostrophe on what would start a formula."""
     value = str(value)
     return "'" + value if value.startswith(_FORMULA_START) else value

@@ -12,7 +12,8 @@ SCHEMA history:
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
      children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
   (3, unchanged for a course without [variants]) variant: present only for a report graded against a
-     student's variant: {student, op, constant, activation, seed, label}
+     student's variant: {student, op, constant, activation, seed, label}; and forensic_samples, when a
+     batch graded it: [{op, out, grad}] (what its extra operations gave at forensics' inputs, never scored)
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -66,6 +67,8 @@ def report_dict(report: Report) -> dict:
     }
     if report.variant is not None:
         data["variant"] = {**report.variant.to_json(), "label": report.variant.label}
+    if report.samples:
+        data["forensic_samples"] = [{"op": op, "out": list(outs), "grad": list(grads)} for op, outs, grads in report.samples]
     return data
 
 

@@ -104,6 +104,9 @@ class Report:
     duration: float = 0.0
     import_output: str = ""           # what the code printed while imported, capped (when an import failed)
     variant: Variant | None = None    # the student's variant it was graded against (None: the base assignment)
+    # with [variants]: what the code's extra operations gave at forensics' sample inputs, (op, outs, grads)
+    # per operation that ran (autograder/variants/forensics.py); never scored, never on a student's page
+    samples: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = ()
 
     @property
     def passed(self) -> bool:

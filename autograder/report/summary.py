@@ -17,6 +17,9 @@ SCHEMA history:
   4: sandbox: how many submissions each sandbox level graded ({"bubblewrap": 11, "none": 1}), and
      sandbox_notes: what those levels say they can't hold, each once (for the instructor: a
      student's feedback page leaves them out)
+  (4, unchanged for a class without [variants]) forensics: {checked, flags: [{student, own, sources,
+     source_variant, evidence, says}]}: the submissions whose code solves another student's variant and
+     not their own (autograder/variants/forensics.py); present only when the class was graded with variants
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.variants.forensics import flags
 
 SCHEMA = 4
 BINS = 10
@@ -41,7 +45,7 @@ _WITH = {"timeout": "with a case that timed out", "error": "with a case that rai
 def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = ()) -> dict:
     scores = [r.score for r in reports]
     max_score = max((r.max_score for r in reports), default=0.0)
-    return {
+    summary = {
         "schema": SCHEMA,
         "submissions": len(reports),
         "graded": sum(r.error is None for r in reports),
@@ -60,6 +64,17 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "sandbox": dict(sorted(Counter(r.sandbox for r in reports).items())),
         "sandbox_notes": sorted({n for r in reports for n in r.sandbox_notes}),
     }
+    if any(r.variant is not None for r in reports):  # a class graded with [variants]
+        summary["forensics"] = forensics(reports)
+    return summary
+
+
+def forensics(reports: Sequence[Report]) -> dict:
+    """Which submissions solve another student's variant and not their own, with the evidence."""
+    found = flags(reports)
+    return {"checked": sum(bool(r.samples) for r in reports),
+            "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
+                       "source_variant": f.source_variant, "evidence": f.evidence, "says": f.says()} for f in found]}
 
 
 def diagnoses(reports: Sequence[Report]) -> list[dict]:
@@ -142,6 +157,16 @@ INTAKE_INTRO = "Files in the download that were not graded as they are (see each
 SANDBOX_INTRO = "What the sandbox this class was graded in can't hold (students' pages leave this out):"
 
 
+def forensics_intro(summary: dict) -> str:
+    """What the forensics section says before its flags (or instead of them)."""
+    f = summary["forensics"]
+    if not f["flags"]:
+        return (f"None of the {f['checked']} submission(s) whose extra operations were sampled solves another "
+                "student's variant instead of its own.")
+    return (f"{len(f['flags'])} of the {f['checked']} submission(s) sampled compute another student's variant and "
+            "not their own: a correct solution of a student's own variant never does. The numbers:")
+
+
 def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
     rows = number_rows(summary)
     lines = ["# Class summary", "", "| | |", "|---|---:|", *(f"| {k} | {v} |" for k, v in rows), ""]
@@ -156,6 +181,9 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     if summary.get("intake"):
         lines += ["", "## What the intake said", "", INTAKE_INTRO, ""]
         lines += [f"- {line}" for line in summary["intake"]]
+    if "forensics" in summary:
+        lines += ["", "## Forensics: whose variant each submission solves", "", forensics_intro(summary), ""]
+        lines += [f"- {flag['says']}: {flag['evidence']}" for flag in summary["forensics"]["flags"]]
     if summary.get("sandbox_notes"):
         lines += ["", "## The sandbox", "", SANDBOX_INTRO, ""]
         lines += [f"- {line}" for line in summary["sandbox_notes"]]

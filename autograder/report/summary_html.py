@@ -14,7 +14,8 @@ from typing import Sequence
 
 from autograder.report.jinja_env import template
 from autograder.report.numbers import show
-from autograder.report.summary import INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, number_rows, out_of
+from autograder.report.summary import (INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, forensics_intro,
+                                       number_rows, out_of)
 
 TEMPLATE = "summary.html.j2"
 
@@ -52,6 +53,8 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
                     for row in summary.get("diagnoses", [])],
         "intake_intro": INTAKE_INTRO,
         "intake": list(summary.get("intake", [])),
+        "forensics_intro": forensics_intro(summary) if "forensics" in summary else None,
+        "forensics": [{"says": f["says"], "evidence": f["evidence"]} for f in summary.get("forensics", {}).get("flags", [])],
         "sandbox_intro": SANDBOX_INTRO,
         "sandbox_notes": list(summary.get("sandbox_notes", [])),
         "histogram": histogram_file if summary["submissions"] else None,

@@ -186,3 +186,19 @@ def graph(api, p):
         "leaf_grads": [x.grad for x in leaves],
         "node_grads": [node.grad for node in nodes],
     }
+
+
+def sample(api, p):
+    """The method p["op"] (a variant's extra operation) at each input of p["xs"]: a fresh Value each time,
+    out.grad = p["upstream"], its closure called once. For forensics (autograder/variants/forensics.py):
+    the parent tells from these numbers whose constant the method computes; never compared, never scored.
+    """
+    outs, grads = [], []
+    for x in p["xs"]:
+        a = api.Value(x)
+        out = getattr(a, p["op"])()
+        out.grad = p["upstream"]
+        out._backward()
+        outs.append(out.data)
+        grads.append(a.grad)
+    return {"out": outs, "a.grad": grads}
