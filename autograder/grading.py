@@ -63,6 +63,17 @@ def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> 
     return tuple(cases)
 
 
+def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict[str, dict]:
+    """The goldens of `cases`: a variant's extra operation's apart from the rest, which the class shares
+    (one file per activation, computed once), while the extra operation's are the student's own."""
+    own = set(rubric.variant.tasks)
+    groups = [[c for c in cases if c.task not in own], [c for c in cases if c.task in own]] if own else [cases]
+    goldens: dict[str, dict] = {}
+    for group in filter(None, groups):
+        goldens.update(store.goldens(group, activation=rubric.activation))
+    return goldens
+
+
 def limits_for(rubric: Rubric) -> Limits:
     return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb,
                   submission_budget=rubric.submission_budget)
@@ -82,7 +93,7 @@ def grade_path(
     name = name or Path(path).name or str(path)
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
     task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
-    goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)
+    goldens = golden_values(cases, rubric, store or GoldenStore())
     # with [variants], a grading run also samples the pool's operations for forensics (never scored)
     samples = sample_cases(rubric.variants.pool) if include_hidden and rubric.variants and not tasks else []
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:

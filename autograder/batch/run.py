@@ -30,7 +30,8 @@ from autograder.config import Rubric
 from autograder.errors import UserError
 from autograder.report.model import Report
 from autograder.scoring import crashed_report
-from autograder.variants.assign import entry_variant, with_variant
+from autograder.variants.assign import with_variant
+from autograder.variants.ids import entry_variant
 
 STORE_NAME = "gradebook.sqlite"
 

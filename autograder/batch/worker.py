@@ -7,6 +7,7 @@ grading.grade_path starts.
 from __future__ import annotations
 
 import signal
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
@@ -36,7 +37,12 @@ def prepare_hidden(rubric: Rubric) -> None:
     from autograder.goldens import GoldenStore
     from autograder.grading import select_cases
 
-    GoldenStore().goldens(select_cases(rubric, include_hidden=True), activation=rubric.activation)
+    activations = {rubric.activation}
+    if rubric.variants is not None and "activation" in rubric.variants.vary:  # the class shares one set per activation
+        activations |= set(rubric.variants.activations)
+    for activation in sorted(activations):
+        course = replace(rubric, activation=activation)
+        GoldenStore().goldens(select_cases(course, include_hidden=True), activation=activation)
 
 
 def ignore_sigint() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
 from autograder.errors import ExitCode, KitError, UserError
-from autograder.tasks import TASK_IDS
+from autograder.tasks import TASK_IDS, TITLE
 
 EXAMPLES = """\
 examples:
@@ -68,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     handout = sub.add_parser("handout", help="write what students get into OUT (nothing hidden)")
     handout.add_argument("out", type=Path, help="a new or empty folder")
     handout.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    handout.add_argument("--roster", type=Path, metavar="ROSTER.csv",
+                         help="with [variants]: one handout per student of the roster (a CSV with an `id` column)")
     handout.set_defaults(run=_handout)
 
     export = sub.add_parser("export", help="write an edition of the assignment for a platform (see `export --help`)")
@@ -119,10 +121,14 @@ def _handout(args) -> int:
 
     try:
         rubric = load_rubric(args.config)
-        files = editions.edition("handout").write(args.out, rubric=rubric)
+        files = editions.edition("handout").write(args.out, rubric=rubric, roster=args.roster)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
+    if args.roster:
+        print(f"Wrote one handout per student of {args.roster} into {args.out} ({len(files)} files); "
+              f"{args.out}/variants.csv says whose variant is whose. Students start with their folder's README.md.")
+    else:
+        print(f"Wrote the handout to {args.out} ({len(files)} files). Students start with its README.md.")
     if is_public_seed(rubric.hidden_seed):
         print(f"warning: the hidden seed is {'not set' if rubric.hidden_seed is None else 'the kit’s public default'}"
               f" ({rubric.source}): anyone with the kit can regenerate your hidden cases. Set hidden_seed in "
@@ -147,8 +153,10 @@ def _export(args) -> int:
 
 
 def _add_grading_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--task", action="append", choices=TASK_IDS, metavar="ID",
-                   help=f"only this task (repeatable): {', '.join(TASK_IDS)}")
+    p.add_argument("--task", action="append", choices=tuple(TITLE), metavar="ID",
+                   help=f"only this task (repeatable): {', '.join(TASK_IDS)} (and a variant's extra operation)")
+    p.add_argument("--student", metavar="ID",
+                   help="with [variants]: grade against this student's variant (their id in the roster)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
     p.add_argument("--verbose", "-v", action="store_true", help="show every failing case")
@@ -164,6 +172,8 @@ def _grade(args) -> int:
         return _check(args)
     if args.task or args.format != "text":
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
+    if args.student:
+        raise UsageError("--student is for one submission; a class run finds each student's id in the download")
     run_batch_command = _instructors("grade --out").run_batch_command
     try:
         rubric = load_rubric(args.config)
@@ -181,7 +191,7 @@ def _check(args) -> int:
     if graphs is not None and graphs.exists() and not graphs.is_dir():
         raise UsageError(f"--graph {graphs}: not a folder")
     try:
-        rubric = load_rubric(args.config)
+        rubric = _whose(load_rubric(args.config), args.student, grading=args.include_hidden)
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:
         raise UsageError(str(err)) from None
@@ -195,6 +205,21 @@ def _check(args) -> int:
     if graphs is not None:
         _write_graphs(report, graphs)
     return report.exit_code
+
+
+def _whose(rubric, student: str | None, *, grading: bool):
+    """The rubric of the student whose work this is: --student's variant, else the handout's own."""
+    from autograder.variants.assign import for_student
+    from autograder.variants.handout_file import handout_rubric
+
+    if student is not None:
+        if rubric.variants is None:
+            raise UsageError("--student needs a [variants] table in the rubric: without it every student has the "
+                             "same assignment")
+        return for_student(rubric, student)
+    if grading and rubric.variants is not None:
+        raise UsageError("this course has [variants]: say whose submission it is with --student ID (their roster id)")
+    return handout_rubric(rubric)
 
 
 def _write_graphs(report, folder: Path) -> None:

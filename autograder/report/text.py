@@ -19,7 +19,7 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
     console = console or Console(highlight=False)
     console.print(f"[bold]{escape(report.submission)}[/bold]  (sandbox: {report.sandbox})")
     if report.variant is not None:
-        console.print(f"variant: {escape(variant_line(report.variant))}")
+        console.print(escape(variant_line(report.variant)))
     if report.error:
         console.print(f"[red]Could not grade: {escape(report.error)}[/red]")
     for note in report.notes:

@@ -11,7 +11,6 @@ from types import MappingProxyType
 
 from autograder.config import Rubric, is_public_seed
 from autograder.variants.draw import draw
-from autograder.variants.ids import variant_id
 from autograder.variants.model import Variant
 
 
@@ -40,9 +39,3 @@ def for_student(rubric: Rubric, student: str) -> Rubric:
         return rubric
     return with_variant(rubric, variant_of(rubric, student))
 
-
-def entry_variant(rubric: Rubric, entry) -> Variant | None:
-    """A batch entry's variant, from the id its LMS gave the student (None without [variants])."""
-    if rubric.variants is None:
-        return None
-    return replace(variant_of(rubric, variant_id(entry.student, entry.source)), student=entry.student)

@@ -9,7 +9,12 @@ it), nbgrader's student id, and for a plain folder or file its name. The roster 
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from autograder.config import Rubric
 from autograder.lms.graded import LMS_ID
+from autograder.variants.assign import variant_of
+from autograder.variants.model import Variant
 
 # the sources whose kit ids end in the LMS's numeric id
 NUMERIC = ("canvas", "moodle")
@@ -24,3 +29,10 @@ def variant_id(student: str, source: str) -> str:
     if source == "nbgrader":
         return student.split("__")[0]  # "<student>__<assignment>" when the tree held several assignments
     return student
+
+
+def entry_variant(rubric: Rubric, entry) -> Variant | None:
+    """A batch entry's variant, from the id its LMS gave the student (None without [variants])."""
+    if rubric.variants is None:
+        return None
+    return replace(variant_of(rubric, variant_id(entry.student, entry.source)), student=entry.student)
