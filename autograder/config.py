@@ -105,9 +105,19 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         "",
         "[points]",
         *(f"{task} = {points:g}" for task, points in rubric.points.items() if task in TASK_IDS),
-        *([""] + variant_settings.to_toml(rubric.variants) if rubric.variants else []),
+        *([""] + variant_settings.to_toml(rubric.variants, secret=_variants_secret(rubric) if with_seed else None)
+          if rubric.variants else []),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _variants_secret(rubric: Rubric) -> str | None:
+    """The secret variants are drawn from, for an instructor-side edition that draws them again (None when it
+    is the hidden seed, which that edition's rubric holds already)."""
+    try:
+        return rubric.variants.secret_or(None) if rubric.variants else None
+    except variant_settings.VariantsError:
+        return None
 
 
 def load_rubric(path: Path | None = None, *, search: Path | None = None) -> Rubric:

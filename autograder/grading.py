@@ -63,13 +63,18 @@ def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> 
     return tuple(cases)
 
 
-def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict[str, dict]:
-    """The goldens of `cases`: a variant's extra operation's apart from the rest, which the class shares
-    (one file per activation, computed once), while the extra operation's are the student's own."""
+def golden_groups(cases: list[Case], rubric: Rubric) -> list[list[Case]]:
+    """The sets of cases whose goldens are kept together: a variant's extra operation's apart from the rest,
+    which the class shares (one file per activation, computed once); the base assignment's, one set."""
     own = set(rubric.variant.tasks)
     groups = [[c for c in cases if c.task not in own], [c for c in cases if c.task in own]] if own else [cases]
+    return [g for g in groups if g]
+
+
+def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict[str, dict]:
+    """The goldens of `cases`, set by set (golden_groups)."""
     goldens: dict[str, dict] = {}
-    for group in filter(None, groups):
+    for group in golden_groups(cases, rubric):
         goldens.update(store.goldens(group, activation=rubric.activation))
     return goldens
 
@@ -87,15 +92,17 @@ def grade_path(
     tasks: list[str] | None = None,
     store: GoldenStore | None = None,
     name: str | None = None,
+    forensics: bool = True,
 ) -> Report:
-    """Grade the submission at `path` (folder, .py or .zip) and return its Report."""
+    """Grade the submission at `path` (folder, .py or .zip) and return its Report. forensics: with [variants],
+    also sample the pool's operations (variants/forensics.py; off only to measure what it costs)."""
     started = time.monotonic()
     name = name or Path(path).name or str(path)
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
     task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
     goldens = golden_values(cases, rubric, store or GoldenStore())
     # with [variants], a grading run also samples the pool's operations for forensics (never scored)
-    samples = sample_cases(rubric.variants.pool) if include_hidden and rubric.variants and not tasks else []
+    samples = sample_cases(rubric.variants.pool) if forensics and include_hidden and rubric.variants and not tasks else []
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         try:
             prepared = prepare(Path(path), Path(work))

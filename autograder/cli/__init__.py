@@ -81,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
                         choices=("hidden", "after_due_date", "after_published", "visible"),
                         help="gradescope: when students see how the hidden cases went (default: %(default)s)")
     export.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    export.add_argument("--roster", type=Path, metavar="ROSTER.csv",
+                        help="gradescope, with [variants]: the students whose variants the zip grades")
     export.set_defaults(run=_export)
 
     try:
@@ -145,7 +147,7 @@ def _export(args) -> int:
     try:
         rubric = load_rubric(args.config)
         files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment,
-                                                     hidden_visibility=args.hidden_visibility)
+                                                     hidden_visibility=args.hidden_visibility, roster=args.roster)
     except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the {args.edition} edition to {args.dest} ({len(files)} files).")

@@ -16,32 +16,13 @@ from pathlib import Path
 
 from autograder.batch.ids import file_names
 from autograder.config import Rubric
-from autograder.errors import UserError
 from autograder.exercises.variant_source import write_package
 from autograder.files import write_text_atomic
 from autograder.handout.write import HandoutError, write_handout
 from autograder.variants.assign import for_student
+from autograder.variants.roster import read_roster
 
 ROSTER_RECORD = "variants.csv"
-
-
-def read_roster(path: Path) -> list[str]:
-    """The roster's ids, in order; a UserError (one line) for a file that is not a roster."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise UserError(f"--roster {path}: can't read it ({getattr(err, 'strerror', None) or err})") from None
-    rows = list(csv.DictReader(io.StringIO(text)))
-    if not rows or "id" not in (rows[0].keys()):
-        raise UserError(f"--roster {path}: a CSV with a header row and an `id` column (one student per row)")
-    ids = [(r.get("id") or "").strip() for r in rows]
-    blank = [str(n + 2) for n, i in enumerate(ids) if not i]
-    if blank:
-        raise UserError(f"--roster {path}: line(s) {', '.join(blank[:5])} have no id")
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    if repeated:
-        raise UserError(f"--roster {path}: id(s) listed twice: {', '.join(repeated[:5])}")
-    return ids
 
 
 def write_handouts(out: Path, *, rubric: Rubric, roster: Path) -> list[Path]:

@@ -13,6 +13,7 @@ whose, so it never leaves the instructor's side (handouts get this table without
 """
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from typing import Mapping
@@ -39,6 +40,8 @@ class VariantsConfig:
     def secret_or(self, fallback: str | None) -> str:
         """The secret variants are drawn from: the environment's, the table's, else `fallback`."""
         secret = os.environ.get(SECRET_ENV) or self.secret or fallback
+        if os.environ.get(SECRET_ENV) and len(secret) < 8:
+            raise VariantsError(f"{SECRET_ENV} must be at least 8 characters: a short secret can be guessed")
         if not secret:
             raise VariantsError(f"variants need the course's secret: set {SECRET_ENV}, secret in [variants], "
                                 "or a hidden_seed of your own in assignment.toml")
@@ -78,9 +81,10 @@ def _names(value, allowed: tuple[str, ...], where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
-def to_toml(config: VariantsConfig) -> list[str]:
-    """The table's lines, without the secret (for whatever a student may read)."""
+def to_toml(config: VariantsConfig, *, secret: str | None = None) -> list[str]:
+    """The table's lines; the secret only when given (an instructor-side edition: never a student's)."""
     def names(xs):
         return "[" + ", ".join(f'"{x}"' for x in xs) + "]"
     return ["[variants]", f"vary = {names(config.vary)}", f"pool = {names(config.pool)}",
-            f"activations = {names(config.activations)}", f"points = {config.points:g}"]
+            f"activations = {names(config.activations)}", f"points = {config.points:g}",
+            *([f"secret = {json.dumps(secret)}"] if secret else [])]
