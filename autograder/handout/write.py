@@ -39,6 +39,8 @@ def _skip(folder: str, names: list[str]) -> set[str]:
         skipped |= _INSTRUCTOR_ONLY & set(names)
     if Path(folder) == paths.KIT_ROOT / "autograder" / "cli":
         skipped |= {"batch.py", "lms.py"} & set(names)  # `grade --out` and `lms`: an instructor's commands
+    if Path(folder) == paths.KIT_ROOT / "autograder" / "variants":
+        skipped.add("ids.py")  # a batch's: which LMS id a variant is drawn from
     if Path(folder) == _TEMPLATES.parent:
         skipped.add(_TEMPLATES.name)  # the handout's own templates are already written at its top
     return skipped
