@@ -16,11 +16,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, BatchResult, grade_batch
+from autograder.batch.exports import FORENSICS
 from autograder.batch.store import StoreError
 from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
 from autograder.report.numbers import show
-from autograder.report.summary import sandbox_levels
+from autograder.report.summary import forensics_intro, sandbox_levels
 
 SHOW_ERRORS = 10
 SHOW_RETEACH = 5
@@ -91,7 +92,7 @@ def _print_summary(console: Console, result: BatchResult) -> None:
     for name in ("task", "pass rate", "passed"):
         tasks.add_column(name, justify="left" if name == "task" else "right")
     for t in s["tasks"]:
-        tasks.add_row(t["id"], f"{t['pass_rate']:.0%}", f"{t['passed']}/{s['submissions']}")
+        tasks.add_row(t["id"], f"{t['pass_rate']:.0%}", f"{t['passed']}/{t.get('of', s['submissions'])}")
     console.print(tasks)
     if s["diagnoses"]:  # what to reteach: the classic mistakes named, most frequent first
         console.print("\n[bold]What to reteach[/bold] (the classic mistakes named; who made them: summary.md)")
@@ -99,6 +100,14 @@ def _print_summary(console: Console, result: BatchResult) -> None:
             console.print(f"  {escape(row['says'])}", soft_wrap=True)
         if len(s["diagnoses"]) > SHOW_RETEACH:
             console.print(f"  … and {len(s['diagnoses']) - SHOW_RETEACH} more in summary.md")
+    if "forensics" in s:  # a class graded with variants: whose variant each submission solves
+        flags = s["forensics"]["flags"]
+        console.print(f"\n[bold]Forensics[/bold]: {escape(forensics_intro(s))}", soft_wrap=True)
+        for flag in flags[:SHOW_RETEACH]:
+            console.print(f"  {escape(flag['says'])}", soft_wrap=True)
+        if flags:
+            console.print(f"  (the numbers of each{'' if len(flags) <= SHOW_RETEACH else ', and the rest'}: "
+                          f"{escape(str(result.out_dir / FORENSICS))})", soft_wrap=True)
     for row in result.ungradable[:SHOW_ERRORS]:
         console.print(f"[red]could not grade[/red] {escape(row.student)}: {escape(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:

@@ -17,7 +17,8 @@ SCHEMA history:
   4: sandbox: how many submissions each sandbox level graded ({"bubblewrap": 11, "none": 1}), and
      sandbox_notes: what those levels say they can't hold, each once (for the instructor: a
      student's feedback page leaves them out)
-  (4, unchanged for a class without [variants]) forensics: {checked, flags: [{student, own, sources,
+  (4, unchanged for a class without [variants]) tasks[of]: how many submissions have the task, where not all
+     (a variant's extra operation; pass_rate and mean_score are over those); forensics: {checked, flags: [{student, own, sources,
      source_variant, evidence, says}]}: the submissions whose code solves another student's variant and
      not their own (autograder/variants/forensics.py); present only when the class was graded with variants
 """
@@ -34,6 +35,7 @@ from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.tasks import VARIANT_OPS
 from autograder.variants.forensics import flags
 
 SCHEMA = 4
@@ -72,7 +74,7 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
 def forensics(reports: Sequence[Report]) -> dict:
     """Which submissions solve another student's variant and not their own, with the evidence."""
     found = flags(reports)
-    return {"checked": sum(bool(r.samples) for r in reports),
+    return {"checked": sum(r.variant is not None and r.error is None for r in reports),
             "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
                        "source_variant": f.source_variant, "evidence": f.evidence, "says": f.says()} for f in found]}
 
@@ -93,14 +95,19 @@ def diagnoses(reports: Sequence[Report]) -> list[dict]:
 def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
     results = [t for r in reports for t in r.tasks if t.id == task_id]
     passed = sum(bool(t.cases) and t.status == "passed" for t in results)
-    return {
+    # a variant's extra operation: over the students who have it; every other task: over the class
+    of = len(results) if task_id in VARIANT_OPS else len(reports)
+    stats = {
         "id": task_id,
         "title": results[0].title,
         "max_score": max(t.max_score for t in results),
         "passed": passed,
-        "pass_rate": _round(passed / len(reports)),
-        "mean_score": _round(sum(t.score for t in results) / len(reports)),
+        "pass_rate": _round(passed / of),
+        "mean_score": _round(sum(t.score for t in results) / of),
     }
+    if of != len(reports):
+        stats["of"] = of
+    return stats
 
 
 def _has_case(report: Report, status: str) -> bool:
@@ -161,9 +168,9 @@ def forensics_intro(summary: dict) -> str:
     """What the forensics section says before its flags (or instead of them)."""
     f = summary["forensics"]
     if not f["flags"]:
-        return (f"None of the {f['checked']} submission(s) whose extra operations were sampled solves another "
-                "student's variant instead of its own.")
-    return (f"{len(f['flags'])} of the {f['checked']} submission(s) sampled compute another student's variant and "
+        return (f"None of the {f['checked']} graded submission(s) computes another student's variant instead of "
+                "its own.")
+    return (f"{len(f['flags'])} of the {f['checked']} graded submission(s) compute another student's variant and "
             "not their own: a correct solution of a student's own variant never does. The numbers:")
 
 

@@ -43,7 +43,7 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
         "numbers": [(what, str(value)) for what, value in number_rows(summary)],
         "pass_rate_note": PASS_RATE,
         "tasks": [{"id": t["id"], "title": t["title"], "percent": round(100 * t["pass_rate"]),
-                   "passed": t["passed"], "of": summary["submissions"],
+                   "passed": t["passed"], "of": t.get("of", summary["submissions"]),
                    "mean": out_of(t["mean_score"], t["max_score"])} for t in summary["tasks"]],
         "reteach_intro": RETEACH_INTRO,
         "reteach": [{"says": row["says"],
