@@ -9,7 +9,7 @@ SAMPLE_OUT := out/sample-class
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[torch,dev,notebooks]'   # torch==2.13.0: the CPU build, pinned; notebooks: otter-grader, nbgrader
+	$(PY) -m pip install --quiet -e '.[torch,dev,notebooks,dask]'   # torch==2.13.0: the CPU build, pinned; notebooks: otter-grader, nbgrader; dask: --executor
 	touch $@
 
 # bubblewrap gives student code no network, a private /tmp and a narrow view of

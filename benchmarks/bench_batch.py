@@ -48,6 +48,7 @@ KIT = Path(__file__).resolve().parents[1]
 RUBRIC_FILE = KIT / "assignment.toml"
 sys.path.insert(0, str(KIT))
 sys.path.insert(0, str(KIT / "tests" / "corpus"))
+sys.path.insert(0, str(KIT / "benchmarks"))
 
 import variants as corpus  # noqa: E402
 
@@ -417,6 +418,11 @@ def main(argv: list[str] | None = None) -> int:
           f"({', '.join(f'{m.student} {m.detail} {per[m.student]:.1f} s' for m in endless) or 'none'})")
     print(f"batch overhead (workers-1 wall minus estimated in-process grading of all): "
           f"{timings['workers 1'] - estimated_grading:.1f} s")
+    from profile_one import profile  # where one submission's time goes, stage by stage
+
+    print("\nwhere one correct submission's time goes (benchmarks/profile_one.py, medians of 5):")
+    for stage, seconds in profile(corpus.SOLUTIONS.parent).items():
+        print(f"  {stage:40} {seconds * 1000:8.1f} ms")
     if not args.no_hostile:
         from autograder.config import load_rubric
         from autograder.grading import limits_for, select_cases

@@ -16,13 +16,14 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
+from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import grade_key
 from autograder.batch.outputs import OutputFiles, Written, prewarm
-from autograder.batch.pool import Job, grade_parallel
+from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.worker import GradeOne, grade_hidden, prepare_hidden
@@ -72,63 +73,71 @@ def grade_batch(
     grade_one: GradeOne = grade_hidden,
     progress: bool = True,
     intake: Sequence[str] = (),
+    executor: Executor = LOCAL,
 ) -> BatchResult:
-    """intake: what discovering the entries said (files not graded, junk): kept in the summary."""
+    """intake: what discovering the entries said (files not graded, junk): kept in the summary.
+    executor: where the submissions are graded (executors.py; the local process pool by default)."""
     entries = list(entries)
     out_dir = Path(out_dir)
-    _check(entries, out_dir)
+    check_entries(entries, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
-        with hold_output(out_dir):
-            return _grade_locked(entries, out_dir, rubric=rubric, workers=workers, regrade=regrade,
-                                 grade_one=grade_one, progress=progress, intake=tuple(intake))
+        with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
+            files = OutputFiles(out_dir, [e.student for e in entries], store.outputs())
+            rows, graded = grade_rows(entries, store, rubric=rubric, workers=workers, regrade=regrade,
+                                      grade_one=grade_one, progress=progress, executor=executor,
+                                      on_row=files.write_student)
+            written = files.finish(rows, tuple(intake))
+            store.set_outputs(files.record)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
+    return BatchResult(rows, graded, len(entries) - graded, out_dir, written)
 
 
-def _grade_locked(entries: list[Entry], out_dir: Path, *, rubric: Rubric, workers: int | None, regrade: bool,
-                  grade_one: GradeOne, progress: bool, intake: tuple[str, ...]) -> BatchResult:
+def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
+               grade_one: GradeOne, progress: bool, executor: Executor,
+               on_row: Callable[[BatchRow], None] | None = None) -> tuple[tuple[BatchRow, ...], int]:
+    """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
+    on_row(row) as each is stored. Returns (rows, how many this run graded)."""
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants])
     rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
-    keys = {e.student: grade_key(Path(e.path), rubrics[e.student]) for e in entries}
-    with Store(out_dir / STORE_NAME) as store:
-        stored = store.get_many(keys)  # each stored row is read once, here
-        todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
-        jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
-                for e in todo]
-        if jobs and grade_one is grade_hidden:
-            prepare_hidden(rubric)
-        if jobs:
-            prewarm()  # the histogram's matplotlib, imported while the workers grade
-        files = OutputFiles(out_dir, [e.student for e in entries], store.outputs())
-        graded: dict[str, BatchRow] = {}  # by this run, as stored
+    keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}  # the course's: it decides each variant
+    stored = store.get_many(keys)  # each stored row is read once, here
+    todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
+    jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
+            for e in todo]
+    if jobs and grade_one is grade_hidden:
+        prepare_hidden(rubric)
+    if jobs and on_row is not None:
+        prewarm()  # the histogram's matplotlib, imported while the workers grade
+    graded: dict[str, BatchRow] = {}  # by this run, as stored
 
-        def on_done(job: Job, report: Report | None, why: str | None) -> None:
-            entry = by_student[job.student]
-            if report is None:
-                report = crashed_report(job.student, why, rubrics[job.student], sandbox="unknown")
-            row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
-            files.write_student(row)  # now, while the workers grade on; finish() checks it again
-            advance(job.student)
+    def on_done(job: Job, report: Report | None, why: str | None) -> None:
+        entry = by_student[job.student]
+        if report is None:
+            report = crashed_report(job.student, why, rubrics[job.student], sandbox="unknown")
+        row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
+        if on_row is not None:
+            on_row(row)  # now, while the workers grade on
+        advance(job.student)
 
-        try:
-            with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
-                grade_parallel(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
-                               on_done=on_done)
-        except KeyboardInterrupt:
-            done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
-            message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
-                       f"{store.path}; run the same command again to grade the rest.")
-            print(f"\n{message}", file=sys.stderr)
-            raise BatchInterrupted(message) from None
-        rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubrics[e.student]) for e in entries)
-        written = files.finish(rows, intake)
-        store.set_outputs(files.record)
-    return BatchResult(rows, len(todo), len(entries) - len(todo), out_dir, written)
+    try:
+        with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
+            executor.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
+                           on_done=on_done)
+    except KeyboardInterrupt:
+        done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
+        message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
+                   f"{store.path}; run the same command again to grade the rest.")
+        print(f"\n{message}", file=sys.stderr)
+        raise BatchInterrupted(message) from None
+    rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubrics[e.student]) for e in entries)
+    return rows, len(todo)
 
 
-def _check(entries: list[Entry], out_dir: Path) -> None:
+def check_entries(entries: list[Entry], out_dir: Path) -> None:
+    """An output folder that can be written and one submission per student id, or one line."""
     if out_dir.exists() and not out_dir.is_dir():
         raise BatchInputError(f"{out_dir} is a file; --out needs a folder (new or from an earlier run)")
     repeated = sorted(s for s, n in Counter(e.student for e in entries).items() if n > 1)

@@ -21,6 +21,7 @@ examples:
   autograder check --graph graphs/      and an SVG of each failing case's graph
   autograder grade alice.zip            one submission, public and hidden cases
   autograder grade class.zip --out grades/hw1      a class: gradebook, feedback, summary.html
+  autograder grade class.zip --out s1 --shard 1/2   one shard of a class (then: autograder merge s1 s2 --out ...)
   autograder lms canvas grades/hw1 --gradebook export.csv   the grades as Canvas imports them
   autograder handout hw1-handout/       what students get (nothing hidden)
   autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE)
@@ -63,6 +64,10 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--out", type=Path, help="grade a class: write gradebook, reports, feedback and summary here")
     grade.add_argument("--workers", type=int, help="parallel submissions (default: the number of cores)")
     grade.add_argument("--regrade", action="store_true", help="with --out: grade everything again, not only what is new")
+    grade.add_argument("--shard", metavar="I/N", help="with --out: grade only shard I of N (a stable split by student "
+                                                       "id); `autograder merge` joins the shards")
+    grade.add_argument("--executor", metavar="WHERE", help="with --out: local (default: a process pool here) or "
+                                                            "dask://HOST:PORT (a running dask.distributed cluster)")
     grade.set_defaults(run=_grade, include_hidden=True)
 
     handout = sub.add_parser("handout", help="write what students get into OUT (nothing hidden)")
@@ -85,13 +90,19 @@ def _parser() -> argparse.ArgumentParser:
                         help="gradescope, with [variants]: the students whose variants the zip grades")
     export.set_defaults(run=_export)
 
-    try:
-        _instructors("lms").add_parser(sub)
-    except UsageError:  # a student's handout: the command is named, and says whose it is
-        lms = sub.add_parser("lms", help="(an instructor's command)")
-        lms.add_argument("rest", nargs=argparse.REMAINDER)
-        lms.set_defaults(run=lambda args: _instructors("lms"))
+    for command in ("merge", "lms"):
+        _add_instructors_parser(sub, command)
     return parser
+
+
+def _add_instructors_parser(sub, command: str) -> None:
+    """An instructor's subcommand, from its module; a student's handout names it and says whose it is."""
+    try:
+        _instructors(command).add_parser(sub)
+    except UsageError:  # a student's handout: the command is named, and says whose it is
+        stand_in = sub.add_parser(command, help="(an instructor's command)")
+        stand_in.add_argument("rest", nargs=argparse.REMAINDER)
+        stand_in.set_defaults(run=lambda args: _instructors(command))
 
 
 def _instructors(command: str):
@@ -109,6 +120,7 @@ def _instructors(command: str):
 
 # command -> the package it needs, which a handout does not ship
 INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.editions", "lms": "autograder.cli.lms",
+                      "merge": "autograder.cli.merge",
                       "exercises": "autograder.exercises", "grade --out": "autograder.cli.batch"}
 
 # the editions `export` writes (the folder handout has its own command); kept here, not imported
@@ -168,8 +180,8 @@ def _grade(args) -> int:
     if args.out is None:
         if len(args.path) > 1:
             raise UsageError("several submissions need --out DIR for the gradebook and reports")
-        if args.workers is not None or args.regrade:
-            raise UsageError("--workers and --regrade go with --out DIR")
+        if args.workers is not None or args.regrade or args.shard or args.executor:
+            raise UsageError("--workers, --regrade, --shard and --executor go with --out DIR")
         args.path = args.path[0]
         return _check(args)
     if args.task or args.format != "text":
@@ -181,7 +193,8 @@ def _grade(args) -> int:
         rubric = load_rubric(args.config)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric)
+    return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric,
+                             shard=args.shard, executor=args.executor)
 
 
 def _check(args) -> int:

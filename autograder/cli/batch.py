@@ -15,11 +15,15 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, BatchResult, grade_batch
 from autograder.batch.exports import FORENSICS
+from autograder.batch.executors import ExecutorError, executor_from
+from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, grade_batch
+from autograder.batch.shard import ShardError, parse_shard
+from autograder.batch.shard_run import ShardResult, grade_shard
 from autograder.batch.store import StoreError
 from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
+from autograder.errors import UserError
 from autograder.report.numbers import show
 from autograder.report.summary import forensics_intro, sandbox_levels
 
@@ -28,7 +32,8 @@ SHOW_RETEACH = 5
 
 
 def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, regrade: bool, rubric: Rubric,
-                      *, grade_one: GradeOne = grade_hidden, console: Console | None = None) -> int:
+                      *, shard: str | None = None, executor: str | None = None, grade_one: GradeOne = grade_hidden,
+                      console: Console | None = None) -> int:
     console = console or Console(highlight=False)
     errors = Console(stderr=True, highlight=False)
     out = Path(out)
@@ -36,6 +41,11 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         return _usage(errors, f"{out} is a file; --out needs a folder (new or from an earlier run)")
     if workers is not None and workers < 1:
         return _usage(errors, f"--workers must be at least 1, not {workers}")
+    try:
+        where = executor_from(executor)
+        part = parse_shard(shard) if shard is not None else None
+    except (ExecutorError, ShardError) as err:
+        return _usage(errors, str(err))
     try:
         _check_sandbox()
     except ConfigError as err:  # an AUTOGRADER_SANDBOX this machine can't give: once, not on every row
@@ -49,11 +59,16 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
                 errors.print(f"[yellow]note:[/yellow] {escape(problem)}", soft_wrap=True)
             if not found.entries:
                 return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}")
-            errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
             kwargs = {} if workers is None else {"workers": workers}
-            result = grade_batch(found.entries, out, rubric=rubric, regrade=regrade, grade_one=grade_one,
-                                 intake=found.problems, **kwargs)
-    except (BatchInputError, StoreError, ConfigError) as err:
+            kwargs.update(rubric=rubric, regrade=regrade, grade_one=grade_one, intake=found.problems, executor=where)
+            if part is not None:
+                mine = sum(part.owns(e.student) for e in found.entries)
+                errors.print(f"grading shard {part}: {mine} of {len(found.entries)} submission(s) into "
+                             f"{escape(str(out))}", soft_wrap=True)
+                return _shard_done(console, grade_shard(found.entries, out, shard=part, **kwargs))
+            errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
+            result = grade_batch(found.entries, out, **kwargs)
+    except (BatchInputError, StoreError, ConfigError, UserError) as err:
         return _usage(errors, str(err))
     except BatchInterrupted:
         return 130  # grade_batch said what is kept and how to resume
@@ -61,8 +76,17 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         errors.print(f"autograder: interrupted; run the same command again to finish "
                      f"(what was graded is kept in {escape(str(out / STORE_NAME))})", soft_wrap=True)
         return 130
-    _print_summary(console, result)
+    print_class_summary(result, graded_now=(result.graded, result.reused), console=console)
     return 1 if result.ungradable else 0
+
+
+def _shard_done(console: Console, result: ShardResult) -> int:
+    bad = [r for r in result.rows if r.report.error is not None]
+    console.print(f"shard {result.shard}: {len(result.rows)} of {result.class_size} submission(s) "
+                  f"({result.graded} graded now); {len(bad)} could not be graded.", soft_wrap=True)
+    console.print(f"When every shard is done: autograder merge SHARD_OUT... --out DIR "
+                  f"(this one is {escape(str(result.out_dir))})", soft_wrap=True)
+    return 1 if bad else 0
 
 
 def _check_sandbox() -> None:
@@ -75,12 +99,15 @@ def _check_sandbox() -> None:
         levels.current()
 
 
-def _print_summary(console: Console, result: BatchResult) -> None:
+def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: Console | None = None) -> None:
+    """The class summary of a batch (graded_now: how many this run graded and reused) or a merge."""
+    console = console or Console(highlight=False)
     s = result.written.summary
     table = Table(title="Class summary", show_header=False, box=None, pad_edge=False)
     table.add_column(style="bold")
     table.add_column()
-    table.add_row("submissions", f"{s['submissions']} ({result.graded} graded now, {result.reused} from before)")
+    table.add_row("submissions", f"{s['submissions']}" + (
+        f" ({graded_now[0]} graded now, {graded_now[1]} from before)" if graded_now else ""))
     table.add_row("graded", str(s["graded"]))
     table.add_row("could not be graded", f"[red]{s['ungradable']}[/red]" if s["ungradable"] else "0")
     table.add_row("mean score", f"{show(s['mean'])} / {show(s['max_score'])}" if s["mean"] is not None else "–")

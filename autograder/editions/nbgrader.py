@@ -45,7 +45,7 @@ class NbgraderEdition:
         nb = source_notebook(rubric, secret=f"../../../kit_secret/{assignment}")
         write_text_atomic(folder / NOTEBOOK, nbformat.writes(nb))
         write_student_kit(folder, rubric)
-        write_secret(secret, rubric)
+        write_secret(secret, rubric, private_from=course / "kit_secret")
         written = [*folder.rglob("*"), *secret.iterdir()]
         if not (course / "nbgrader_config.py").exists():
             write_text_atomic(course / "nbgrader_config.py", CONFIG)

@@ -5,5 +5,5 @@ Inside Gradescope's container the zip is /autograder/source:
     setup.sh, run_autograder, requirements.txt   Gradescope's entry points, and what setup installs
     kit/autograder/                               the grader (world-readable: the sandboxed child runs its child/)
     secret/assignment.toml, secret/goldens.json   the rubric with the hidden seed, and every golden
-                                                  (root only: the student's code runs as nobody)
+                                                  (root only: the student's code runs as another uid)
 """

@@ -69,8 +69,8 @@ def grade(root: Path, started: float) -> dict:
     level = current()
     if level.name == "basic" and os.environ.get(ALLOW_BASIC) != "1":
         raise SandboxTooWeak(f"sandbox level basic ({level.why or 'no bubblewrap, no uid'}): student code would run "
-                             f"as root and could read {secret}. Install bubblewrap in setup.sh, or make the "
-                             f"venv's Python readable by uid 65534 (the uid level); {ALLOW_BASIC}=1 grades anyway")
+                             f"as root and could read {secret}. Install bubblewrap in setup.sh, or let the uid "
+                             f"level run (root with the right to chroot, and ldd); {ALLOW_BASIC}=1 grades anyway")
     rubric = submitters_rubric(load_rubric(secret / "assignment.toml"), root / METADATA)
     settings = json.loads((secret / SETTINGS).read_text(encoding="utf-8"))
     shipped = secret / "goldens" if rubric.variants is not None else secret / "goldens.json"

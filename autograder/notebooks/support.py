@@ -2,6 +2,7 @@
 the instructor only) kit_secret/ with the hidden seed and every golden."""
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -22,10 +23,22 @@ def write_student_kit(dest: Path, rubric: Rubric) -> None:
         shutil.copy(Path(tmp) / "h" / "assignment.toml", dest / "assignment.toml")
 
 
-def write_secret(secret: Path, rubric: Rubric) -> None:
-    """secret/assignment.toml (with the hidden seed) and secret/goldens.json: the instructor's only."""
-    write_text_atomic(secret / "assignment.toml", rubric_toml(rubric, with_seed=True))
-    write_bytes_atomic(secret / "goldens.json", every_golden(rubric))
+def write_secret(secret: Path, rubric: Rubric, *, private_from: Path | None = None) -> None:
+    """secret/assignment.toml (with the hidden seed) and secret/goldens.json: the instructor's only, as
+    files (0600 in 0700 folders, secret and every folder above it up to private_from, as the Gradescope
+    zip has them): a student's code run as another user (the sandbox's uid levels) can't read them."""
+    secret = Path(secret)
+    secret.mkdir(parents=True, exist_ok=True)
+    folder = secret
+    while True:
+        os.chmod(folder, 0o700)
+        if private_from is None or folder == Path(private_from) or folder.parent == folder:
+            break
+        folder = folder.parent
+    for name, data in (("assignment.toml", rubric_toml(rubric, with_seed=True).encode()),
+                       ("goldens.json", every_golden(rubric))):
+        write_bytes_atomic(secret / name, data)
+        os.chmod(secret / name, 0o600)
 
 
 def fresh_folder(dest: Path) -> Path:

@@ -7,7 +7,10 @@ What the student's code sees and can do:
 - a read-only view of /usr (/bin, /lib... as on the host), /etc/ld.so.cache, the Python
   installation, the child's folder (/grader/child), the case programs when they are not
   the child's own (/grader/programs), the allowed packages (/grader/site: numpy, not the
-  rest of site-packages) and the submission (/submission); a fresh /proc and
+  rest of site-packages) and the submission (/submission); every folder of installed
+  packages in what is bound (site-packages, dist-packages: packages.installed_dirs) an
+  empty read-only tmpfs, so that only the standard library and the allowed packages exist
+  there as files, whatever the student's code puts on sys.path; a fresh /proc and
   /dev; a private /tmp (a small tmpfs) as its working folder and HOME, the only place it
   can write (bwrap's root is remounted read-only); nothing else:
   not the kit, not the output folder, not other submissions, not /work, /root or /home;
@@ -52,7 +55,7 @@ import time
 from pathlib import Path
 
 from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
-from autograder.runner.packages import ONE_THREAD
+from autograder.runner.packages import ONE_THREAD, installed_dirs
 from autograder.runner.seccomp import fork_filter
 from autograder.runner.userns import UserNamespace, under
 from autograder.runner.cleanup import children_of, kill_session
@@ -168,6 +171,7 @@ class BubblewrapLevel(Level):
             argv += self.folders([dest for _, dest in binds] + [SUBMISSION])
         for source, dest in binds:
             argv += ["--ro-bind", source, dest]
+        argv += self.masks(binds)
         argv += ["--proc", "/proc", "--dev", "/dev"]
         if self.userns is not None:
             argv += ["--perms", "1777"]
@@ -181,6 +185,18 @@ class BubblewrapLevel(Level):
             argv += ["--setenv", name, value]
         if seccomp_fd is not None:
             argv += ["--seccomp", str(seccomp_fd)]
+        return argv
+
+    def masks(self, binds: list[tuple[str, str]]) -> list[str]:
+        """An empty read-only folder over every folder of installed packages in what is bound (/usr, the
+        Python installation): only the standard library and the allowed packages exist in the sandbox
+        as files, whatever the student's code puts on sys.path. (The allowed ones are bound from the
+        host's paths, outside: a mask does not hide them.)"""
+        argv = []
+        prefixes = ["/usr", "/usr/local"] + [dest for source, dest in binds if os.path.isdir(source)]
+        for folder in installed_dirs(prefixes):
+            argv += (["--perms", "0755"] if self.userns is not None else []) + \
+                ["--tmpfs", folder, "--remount-ro", folder]
         return argv
 
     @staticmethod

@@ -55,6 +55,33 @@ def _stat(pid: int | str) -> tuple[str, int, int, int] | None:
         return None
 
 
+def _cpu_ticks(pid: int | str) -> int:
+    """utime + stime of one process, in clock ticks (0 when /proc can't say)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rfind(b")") + 2:].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """The CPU time a process and its live descendants have used, in seconds (0 without /proc)."""
+    total, todo, seen = 0, [pid], set()
+    while todo:
+        one = todo.pop()
+        if one in seen:
+            continue
+        seen.add(one)
+        total += _cpu_ticks(one)
+        todo += children_of(one)
+    return total / _TICKS
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
 def start_ticks(pid: int) -> int:
     """When a process started, in /proc's clock ticks since boot (0 if /proc can't say)."""
     stat = _stat(pid)

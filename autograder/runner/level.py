@@ -42,6 +42,7 @@ class Launch:
     pass_fds: tuple[int, ...] = ()
     site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
     close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
+    finish: Callable[[], None] | None = None  # what the level clears once the child is killed and reaped
 
 
 def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:
@@ -80,6 +81,7 @@ class Level:
                     "and can read and change any file, use the network and signal any process; "
                     "install bubblewrap for isolation")
         return (f"sandbox: basic ({self.why or 'no bubblewrap, not root'}): student code can read files "
+                "(the installed packages beyond the allowed ones too: only an import hook refuses them) "
                 "and use the network; install bubblewrap for isolation")
 
 

@@ -7,9 +7,15 @@
                 on the host (a user namespace of the grading process's own, setpriv:
                 see bwrap.py; where that can't be had, uid 0 outside, and the note
                 says so); run by another user, that user's uid outside.
-    uid         run as root, no usable bubblewrap: the child drops to uid/gid 65534
-                (nobody), so RLIMIT_NPROC stops fork and the kit's private files
-                (mode 0700 folders) are out of reach; the network is not.
+    uid         run as root, no usable bubblewrap (a Gradescope or PrairieLearn container):
+                the child is chrooted into a root holding its Python, the standard
+                library and the allowed packages only (chroot.py: no other installed
+                package, no kit file, no shared /tmp or /dev/shm, no /proc), runs as a
+                uid/gid of its own among the children running at once (uids.py: its
+                folder 0710/0700 to that uid; its SysV IPC removed when it ends), with
+                sockets and IPC objects refused (a seccomp filter) and RLIMIT_NPROC 0
+                (no fork). Not held: the kernel is the host's (no namespaces), so the
+                child can still tell which pids exist, and what the kernel shares.
     basic       rlimits only: the student's code can read what the grader can read
                 and use the network; run by root, no isolation at all (it runs as root:
                 its note says so). What it starts and orphans is killed all the same
@@ -25,15 +31,18 @@ import functools
 import os
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 from autograder.config import ConfigError
+from autograder.runner import chroot, seccomp, uids
 from autograder.runner.bwrap_probe import probe as probe_bubblewrap
 from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter: the levels' API, re-exported)
-    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, interpreter, last_line, open_up,
+    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, interpreter, last_line, open_up,
     special_files,
 )
-from autograder.runner.packages import ONE_THREAD, link_folder, others_can_read
-from autograder.runner.limits import set_limits
+from autograder.runner.packages import ONE_THREAD
+from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 
 ENV = "AUTOGRADER_SANDBOX"
@@ -45,49 +54,95 @@ class SandboxUnavailable(ConfigError):
 
 
 class UidLevel(Level):
-    """Root without bubblewrap: the child runs as nobody, on a copy of the submission it can read."""
+    """Root without bubblewrap: the child runs chrooted in a root of its Python, standard library and
+    allowed packages only (chroot.py), as a uid of its own among the children running (uids.py), with
+    sockets and IPC objects refused (seccomp.ipc_filter) and RLIMIT_NPROC 0 (no fork)."""
     name = "uid"
 
+    def __init__(self, why: str = "", root: str | None = None):
+        super().__init__(why)
+        self.root = root  # the root the probe made (for the packages of the probe: none)
+        self.ipc = seccomp.ipc_filter()
+
     def launch(self, *, limits, cpu, home, student_root, programs_dir, job_fd, result_fd, packages=()):
-        # home (root's, 0700) -> 0711; in it the submission, root's and read-only for nobody,
-        # and nobody's own working folder
-        os.chmod(home, 0o711)
-        submission = os.path.join(home, "submission")
+        root = chroot.root_for(interpreter(), tuple(packages))
+        slot = uids.take(uids.lock_dir(Path(chroot.roots_dir()) / "uids"))
+        try:
+            own = tempfile.mkdtemp(prefix="child-", dir=os.path.join(root, chroot.RUN_DIR))
+            inside = "/" + os.path.relpath(own, root)
+            self.prepare(own, slot.uid, student_root, programs_dir)
+        except BaseException:
+            uids.release(slot)
+            raise
+        install = seccomp.installer(self.ipc) if self.ipc is not None else None
+
+        def preexec():
+            os.chroot(root)
+            os.chdir(f"{inside}/work")
+            drop_to(slot.uid)
+            set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
+            if install is not None:
+                install()
+
+        def finish():
+            shutil.rmtree(own, ignore_errors=True)
+            uids.release(slot)
+
+        programs = None if programs_dir is None else f"{inside}/programs"
+        return Launch(
+            argv=child_argv(interpreter(), f"{inside}/child/{CHILD_MAIN.name}", job_fd, result_fd, programs),
+            cwd=os.path.join(own, "work"),
+            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": f"{inside}/work", "TMPDIR": f"{inside}/work",
+                 **ONE_THREAD},
+            preexec=preexec, student_root=f"{inside}/submission", pass_fds=(job_fd, result_fd),
+            site=chroot.SITE_DIR if packages else None, finish=finish)
+
+    @staticmethod
+    def prepare(own: str, uid: int, student_root: str, programs_dir: str | None) -> None:
+        """The child's own folder in the root: root's, entered by its gid alone (0710); in it the child's
+        code, the case programs and the submission, read-only to that gid, and its working folder, its own."""
+        os.chown(own, 0, uid)
+        os.chmod(own, 0o710)
+        shutil.copytree(CHILD_MAIN.parent, os.path.join(own, "child"))  # its __pycache__ too: a quicker start
+        if programs_dir is not None:
+            shutil.copytree(programs_dir, os.path.join(own, "programs"), ignore=shutil.ignore_patterns("__pycache__"))
+        submission = os.path.join(own, "submission")
         if os.path.isdir(student_root):
             shutil.copytree(student_root, submission, symlinks=True, ignore=special_files)
         else:  # none: the child says the files are missing, as at the other levels
             os.mkdir(submission)
-        open_up(submission)
-        work = os.path.join(home, "work")
+        for folder in ("child", "programs", "submission"):
+            if os.path.isdir(os.path.join(own, folder)):
+                share_with_group(os.path.join(own, folder), uid)
+        work = os.path.join(own, "work")
         os.mkdir(work, 0o700)
-        os.chown(work, NOBODY, NOBODY)
-
-        self.unreadable = sorted(os.path.basename(p) for p in packages if not others_can_read(p))
-
-        def preexec():
-            drop_to_nobody()
-            set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
-
-        return Launch(
-            argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
-            cwd=work, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": work, "TMPDIR": work, **ONE_THREAD},
-            preexec=preexec, student_root=submission, pass_fds=(job_fd, result_fd),
-            site=link_folder(os.path.join(home, "site"), packages))
+        os.chown(work, uid, uid)
 
     def note(self):
-        unreadable = getattr(self, "unreadable", ())
-        return ("sandbox: uid (no bubblewrap): student code runs as nobody and can't fork, but can read "
-                "world-readable files, write world-writable ones (/tmp) and use the network; "
-                "install bubblewrap for isolation"
-                + (f"; nobody can't read the allowed {', '.join(unreadable)} where the grader's is installed, "
-                   "so student code can't import it: install the grader outside /root" if unreadable else ""))
+        refused = "fork, sockets or IPC objects" if self.ipc is not None else \
+            "fork (sockets and IPC objects are open: no seccomp filter for this machine)"
+        return ("sandbox: uid (no bubblewrap): student code runs chrooted (its Python, the standard library "
+                f"and the allowed packages only), as a uid of its own, without {refused}; it shares the "
+                "kernel and the PID space with the grader (no namespaces): install bubblewrap for full isolation")
 
 
-def drop_to_nobody() -> None:
-    """Between fork and exec, as root: become uid/gid 65534 with no supplementary groups."""
+def drop_to(uid: int) -> None:
+    """Between fork and exec, as root: become uid/gid `uid` with no supplementary groups."""
     os.setgroups([])
-    os.setgid(NOBODY)
-    os.setuid(NOBODY)
+    os.setgid(uid)
+    os.setuid(uid)
+
+
+def share_with_group(folder: str, gid: int) -> None:
+    """A tree root owns, readable by group `gid` alone (folders 0750, files 0640, executables 0750)."""
+    for parent, dirs, files in os.walk(folder):
+        os.chown(parent, 0, gid)
+        os.chmod(parent, 0o750)
+        for name in files:
+            path = os.path.join(parent, name)
+            if not os.path.islink(path):
+                os.chown(path, 0, gid)
+                os.chmod(path, 0o750 if os.stat(path).st_mode & 0o100 else 0o640)
 
 
 # -- choosing -------------------------------------------------------------------------------
@@ -126,7 +181,7 @@ def _best(python: str) -> Level:
 def _basic_why(why_not: list[str]) -> str:
     bwrap_why, uid_why = why_not
     bwrap_part = "no bubblewrap" if bwrap_why.startswith("no bwrap") else "bubblewrap failed its test run"
-    uid_part = "not root" if uid_why == "not root" else "nobody can't run this Python"
+    uid_part = "not root" if uid_why == "not root" else "the uid level failed its test run"
     return f"{bwrap_part}, {uid_part}"
 
 
@@ -141,14 +196,30 @@ def _get(name: str, python: str) -> tuple[Level | None, str]:
 
 
 def _probe_uid(python: str) -> tuple[Level | None, str]:
+    """A real launch of the level (its root made, chroot, a uid of its own, the seccomp filter) running the
+    child's imports."""
     if os.geteuid() != 0:
         return None, "not root"
+    level = UidLevel()
+    read, write = os.pipe()
+    launch = None
     try:
-        done = subprocess.run([python, "-I", "-S", "-c", PROBE_CODE, str(CHILD_MAIN)], cwd="/",
-                              env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=PROBE_TIMEOUT, preexec_fn=drop_to_nobody)
+        with empty_folder() as submission:
+            launch = level.launch(limits=Limits(), cpu=Limits().cpu_seconds(1), home=submission,
+                                  student_root=submission, programs_dir=None, job_fd=read, result_fd=write)
+        main = launch.argv[launch.argv.index("-S") + 1]
+        done = subprocess.run([launch.argv[0], "-I", "-S", "-c", PROBE_CODE, main], cwd=launch.cwd,
+                              env=launch.env, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=PROBE_TIMEOUT, preexec_fn=launch.preexec)
     except (OSError, subprocess.SubprocessError) as err:
-        return None, f"uid {NOBODY} can't run {python}: {err}"
-    if done.returncode != 0 or done.stdout.split() != [b"ok", str(NOBODY).encode()]:
-        return None, f"uid {NOBODY} can't run {python} and read {CHILD_MAIN}: {last_line(done.stderr)}"
-    return UidLevel(), ""
+        return None, f"the uid level's test run failed: {err}"
+    finally:
+        os.close(read)
+        os.close(write)
+        if launch is not None:
+            launch.finish()
+    words = done.stdout.split()
+    if done.returncode != 0 or len(words) != 2 or words[0] != b"ok" or not words[1].isdigit() or \
+            not uids.FIRST <= int(words[1]) < uids.FIRST + uids.COUNT:
+        return None, f"the uid level's test run failed: {last_line(done.stderr)}"
+    return level, ""

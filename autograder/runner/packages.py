@@ -1,18 +1,20 @@
 """The installed packages the student's code may import (the rubric's allowed_imports), found
 in the grader's installation, and the folder that shows the child those and nothing else.
 
-The child runs with `-I -S`: no site-packages, so neither torch nor anything else the
-grader has installed. An allowed package (numpy) is shown to it in a folder of its own
-on its sys.path: at the "basic" and "uid" levels a folder of symbolic links (the package,
-and the `<name>.libs` folder its wheel bundles its shared libraries in), in the child's
-home; at the "bubblewrap" level the same paths bound read-only under /grader/site.
+The child runs with `-I -S`: no site-packages on its sys.path. An allowed package (numpy) is
+shown to it in a folder of its own on its sys.path: at the "basic" level a folder of symbolic
+links (the package, and the `<name>.libs` folder its wheel bundles its shared libraries in),
+in the child's home; at the "bubblewrap" level the same paths bound read-only under
+/grader/site, and at the "uid" level hard links to them at /grader/site in the child's root
+(chroot.py). At those two, the other installed packages are not there as files either
+(installed_dirs: masked, or never put in the root); at "basic" only the import hook refuses them.
 """
 from __future__ import annotations
 
 import functools
+import glob
 import os
 import site
-import stat
 from importlib.machinery import PathFinder
 from typing import Iterable
 
@@ -48,16 +50,20 @@ def package_paths(names: tuple[str, ...], dirs: tuple[str, ...] | None = None) -
     return tuple(dict.fromkeys(found))
 
 
-def others_can_read(path: str) -> bool:
-    """Can a user with no rights of its own (uid 65534: the "uid" level) read path and go through
-    every folder above it?"""
-    folder = os.path.dirname(path)
-    while folder != os.path.dirname(folder):
-        if not os.stat(folder).st_mode & stat.S_IXOTH:
-            return False
-        folder = os.path.dirname(folder)
-    mode = os.stat(path).st_mode
-    return bool(mode & stat.S_IROTH) and (not stat.S_ISDIR(mode) or bool(mode & stat.S_IXOTH))
+# where an installation keeps packages beyond the standard library: Python's own (site-packages), Debian's
+# (dist-packages, /usr/lib/python3 for every version), Fedora's lib64; under /usr, /usr/local and a prefix
+INSTALLED = ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages")
+
+
+def installed_dirs(prefixes: Iterable[str] = ("/usr", "/usr/local")) -> list[str]:
+    """Every folder of installed packages under these prefixes (real folders, not links to them): what the
+    child must not find as files. The standard library lies beside them and stays."""
+    found = []
+    for prefix in prefixes:
+        for pattern in INSTALLED:
+            found += [path for path in sorted(glob.glob(os.path.join(prefix, pattern)))
+                      if os.path.isdir(path) and not os.path.islink(path)]
+    return list(dict.fromkeys(found))
 
 
 def link_folder(folder: str, paths: Iterable[str]) -> str | None:
@@ -66,7 +72,7 @@ def link_folder(folder: str, paths: Iterable[str]) -> str | None:
     if not paths:
         return None
     os.mkdir(folder)
-    os.chmod(folder, 0o755)  # whatever the umask: uid 65534 reads it at the "uid" level
+    os.chmod(folder, 0o755)  # whatever the umask
     for path in paths:
         os.symlink(path, os.path.join(folder, os.path.basename(path)))
     return folder

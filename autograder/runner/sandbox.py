@@ -60,6 +60,7 @@ class Child:
         self.before: dict[int, int] = {}  # the grading process's children then (own_children)
         self.selector = selectors.DefaultSelector()
         self._fds: list[int] = []
+        self.finish = None         # the level's own clearing up (Launch.finish), once the child is reaped
         try:
             self._start(job, programs_dir)
         except BaseException:
@@ -81,6 +82,7 @@ class Child:
             passed += launch.close_after_start
             job = {k: v for k, v in job.items() if k != "packages"}
             job.update(student_root=launch.student_root, site=launch.site)  # as the child sees them
+            self.finish = launch.finish
             become_subreaper()
             with REAPER_LOCK:  # registered before another thread's sweep can see it
                 self.before = own_children()
@@ -236,6 +238,9 @@ class Child:
                 except (BlockingIOError, ValueError):
                     pass
                 stream.close()
+        if self.finish is not None:
+            finish, self.finish = self.finish, None
+            finish()
         if self._fds is not None:
             self.selector.close()
             for fd in self._fds:

@@ -1,4 +1,5 @@
-"""A seccomp filter against new processes, for the bubblewrap level (bwrap --seccomp).
+"""Seccomp filters: against new processes, for the bubblewrap level (bwrap --seccomp); against sockets
+and IPC objects, for the uid level (installed by the child itself: install()).
 
 fork, vfork and clone without CLONE_THREAD fail with EPERM; clone3 with ENOSYS, so
 threads fall back to clone; another ABI (int 0x80, x32) is refused whole. Known for
@@ -6,6 +7,7 @@ x86_64 and aarch64; elsewhere there is no filter (fork stays in the PID namespac
 """
 from __future__ import annotations
 
+import ctypes
 import errno
 import platform
 import struct
@@ -14,6 +16,7 @@ import struct
 _LD_W_ABS, _JEQ_K, _JGE_K, _JSET_K, _RET_K = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _CLONE_THREAD = 0x00010000
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
 # machine -> (AUDIT_ARCH, {syscall: number}); x86_64's x32 numbers (bit 30) are refused whole
 _ARCHES = {
     "x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435}),
@@ -45,14 +48,63 @@ def fork_filter(machine: str | None = None) -> bytes | None:
     op(_JEQ_K, nr["clone"], 0, "allow")
     op(_LD_W_ABS, 16)                                  # args[0] (flags), low 32 bits
     op(_JSET_K, _CLONE_THREAD, "allow", "eperm")
+    return _assemble(program)
+
+
+# the "uid" level's filter (levels.UidLevel): no socket of any kind (no network, no abstract unix socket
+# to meet another child at) and no SysV or POSIX IPC object (shared memory, semaphores, message queues);
+# new processes are refused there by RLIMIT_NPROC
+_IPC_NR = {
+    "x86_64": {"socket": 41, "shmget": 29, "semget": 64, "msgget": 68, "mq_open": 240},
+    "aarch64": {"socket": 198, "shmget": 194, "semget": 190, "msgget": 186, "mq_open": 180},
+}
+
+
+def ipc_filter(machine: str | None = None) -> bytes | None:
+    """A classic-BPF seccomp program refusing sockets and IPC objects with EPERM (another ABI refused
+    whole), or None for an architecture it doesn't know."""
+    machine = machine or platform.machine()
+    if machine not in _IPC_NR:
+        return None
+    program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
+    if machine == "x86_64":
+        program.append((_JGE_K, "deny", 0, 0x40000000))
+    for number in _IPC_NR[machine].values():
+        program.append((_JEQ_K, "eperm", 0, number))
+    program.append((_RET_K, 0, 0, _ALLOW))
+    return _assemble(program)
+
+
+def _assemble(program: list[tuple]) -> bytes:
+    """(code, jt, jf, k) instructions, jumps given as labels or offsets, with the return labels appended."""
     labels = {}
     for label, ret in (("allow", _ALLOW), ("eperm", _ERRNO | errno.EPERM),
                        ("enosys", _ERRNO | errno.ENOSYS), ("deny", _ERRNO | errno.EPERM)):
         labels[label] = len(program)
-        op(_RET_K, ret)
+        program.append((_RET_K, 0, 0, ret))
     out = []
     for i, (code, jt, jf, k) in enumerate(program):
         jt = labels[jt] - i - 1 if isinstance(jt, str) else jt
         jf = labels[jf] - i - 1 if isinstance(jf, str) else jf
         out.append(struct.pack("=HBBI", code, jt, jf, k))
     return b"".join(out)
+
+
+class _Fprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def installer(program: bytes):
+    """A function that installs `program` on the calling process (no_new_privs first), made ahead: it is
+    called between fork and exec, after the uid is dropped; raises OSError if the kernel refuses."""
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _Fprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+
+    def install() -> None:
+        if prctl(_PR_SET_NO_NEW_PRIVS, 1, None, 0, 0) != 0 or \
+                prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.addressof(fprog), 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "seccomp filter refused")
+    install.keep = (buffer, fprog)  # alive as long as the function
+    return install

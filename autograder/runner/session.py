@@ -5,7 +5,8 @@ fresh nonce) only once it has accepted the previous case's result, and accepts o
 the awaited case's line echoing that nonce (protocol.py), so nothing the student's
 code writes ahead can pass for a later case's result. A case that times out or takes
 the child down costs that case only: the child's whole session is killed and a fresh
-child runs the rest. A task whose cases time out twice has its remaining cases skipped.
+child runs the rest. A case still computing far past every case before it is stopped early
+(endless.py); a task with a case that timed out has its remaining cases skipped.
 """
 from __future__ import annotations
 
@@ -24,11 +25,12 @@ from autograder.runner.packages import package_paths
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
+from autograder.runner.endless import EndlessWatch, computing
 from autograder.runner.exits import describe_exit
 from autograder.runner.limits import Limits
 from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child
 
-MAX_TIMEOUTS_PER_TASK = 2
+MAX_TIMEOUTS_PER_TASK = 1  # then the task's other cases are skipped: its loop would cost each one
 DEFAULT_FORBIDDEN: tuple[str, ...] = Rubric.forbidden_imports
 DEFAULT_ALLOWED: tuple[str, ...] = Rubric.allowed_imports
 NONCE_BYTES = 16
@@ -99,6 +101,8 @@ class _Run:
         self.stderr_mark = 0                    # the child's stderr before the case under way
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0
+        self.endless = EndlessWatch()           # stops a case that computes far past the others
+        self.early_stops: dict[str, str] = {}   # case id -> why it was stopped before case_timeout
 
     def _payload(self, case: Case) -> bytes:
         payload = self.payloads.get(case.id)
@@ -130,10 +134,9 @@ class _Run:
                 nonce, start = sent
                 # what the child writes on stderr from here is this case's (the one before has answered)
                 self.stderr_mark = child.stderr_mark()
-                raw = self._await(
-                    child, min(start + self.limits.case_timeout, self.budget_end),
-                    lambda raw, case_id=case.id, nonce=nonce: raw if answers(raw, case_id, nonce) else None)
+                raw = self._await_case(child, case, nonce, start)
                 if isinstance(raw, dict):
+                    self.endless.answered(time.monotonic() - start)
                     if i + 1 < len(cases):  # at once: the child runs it while this result is parsed
                         sent = self._send(child, cases[i + 1])
                     self.outcomes[case.id] = self._parse(raw, case, nonce)
@@ -149,6 +152,21 @@ class _Run:
         finally:
             child.kill()
             self.ignored += child.dropped_long
+
+    def _await_case(self, child: Child, case: Case, nonce: str, start: float):
+        """The case's answer, TIMEOUT, DEAD or FLOOD. A case still computing long past every case
+        before it (endless.py) is stopped then, as a timeout that says so."""
+        deadline = min(start + self.limits.case_timeout, self.budget_end)
+        accept = lambda raw: raw if answers(raw, case.id, nonce) else None  # noqa: E731
+        early = self.endless.early_deadline(start)
+        if early is not None and early < deadline:
+            raw = self._await(child, early, accept)
+            if raw != TIMEOUT:
+                return raw
+            if computing(child.proc.pid):
+                self.early_stops[case.id] = self.endless.message(time.monotonic() - start)
+                return TIMEOUT
+        return self._await(child, deadline, accept)
 
     def _job(self, cases: list[Case], nonce: str) -> dict:
         """The header: everything but the cases' inputs, which come one at a time."""
@@ -201,8 +219,8 @@ class _Run:
             return CaseOutcome(case.id, "error", message=FLOODED.format(during="during this case"))
         if why == TIMEOUT:
             self.timeouts[case.task] += 1
-            return CaseOutcome(case.id, "timeout",
-                               message=f"took longer than {self.limits.case_timeout:g} s: an endless loop?")
+            return CaseOutcome(case.id, "timeout", message=self.early_stops.get(case.id) or
+                               f"took longer than {self.limits.case_timeout:g} s: an endless loop?")
         exited = child.exited(wait=0.5)
         status = child.kill()
         if not exited:  # the result pipe closed under a live process
@@ -245,7 +263,7 @@ class _Run:
         for case in cases:
             if self.timeouts[case.task] >= MAX_TIMEOUTS_PER_TASK:
                 self.outcomes[case.id] = CaseOutcome(
-                    case.id, "timeout", message="skipped: this task already timed out twice")
+                    case.id, "timeout", message="skipped: an earlier case of this task ran too long (above)")
             else:
                 to_run.append(case)
         return to_run

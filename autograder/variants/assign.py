@@ -6,6 +6,8 @@ Everything downstream (cases, goldens, scoring, reports) reads the rubric it is 
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import replace
 from types import MappingProxyType
 
@@ -39,3 +41,12 @@ def for_student(rubric: Rubric, student: str) -> Rubric:
         return rubric
     return with_variant(rubric, variant_of(rubric, student))
 
+
+
+def variants_digest(rubric: Rubric) -> str:
+    """A digest of what draws every student's variant: the [variants] table and the secret (hashed)."""
+    config = rubric.variants
+    fallback = None if is_public_seed(rubric.hidden_seed) else str(rubric.hidden_seed)
+    secret = hashlib.sha256(config.secret_or(fallback).encode()).hexdigest()
+    payload = [list(config.vary), list(config.pool), list(config.activations), config.points, secret]
+    return hashlib.sha256(json.dumps(payload).encode()).hexdigest()[:32]

@@ -280,7 +280,8 @@ def test_does_the_uid_level_hold_the_secrets_where_bubblewrap_cannot_run(autogra
         text = seen_by_students(results)
         assert SEED not in text and "hidden_seed" not in text
         if name == "hostile":  # what it printed is shown (its mul cases fail): every read was refused
-            assert "PermissionError" in text and "fingerprints" not in text
+            # (the secrets are not in the uid level's root at all; the results folder neither)
+            assert ("PermissionError" in text or "FileNotFoundError" in text) and "fingerprints" not in text
     assert scores["honest"] == 100 and 90 < scores["hostile"] < 100  # its own results.json was not kept
 
 

@@ -54,16 +54,20 @@ except Exception:
 # `needs` one is held to its strong property only under those levels; under the others the test
 # asserts the weak one (never above full marks, the report is the grader's own) and says why.
 HELD_BY: dict[str, frozenset[str]] = {
-    "hidden-files": frozenset({"bubblewrap"}),          # world-readable files: the kit's reference/
+    "hidden-files": frozenset({"bubblewrap", "uid"}),   # world-readable files: the kit's reference/ (uid: chroot)
     "private-files": frozenset({"bubblewrap", "uid"}),  # the grader's own 0700 folders: ~/.cache
-    "no-network": frozenset({"bubblewrap"}),
+    "no-network": frozenset({"bubblewrap", "uid"}),     # uid: its seccomp filter refuses sockets
     "other-uid": frozenset({"bubblewrap", "uid"}),      # other submissions, the output folder, the grader
+    "installed-files": frozenset({"bubblewrap", "uid"}),  # packages beyond the allowed ones, as files
+    "classmates": frozenset({"bubblewrap", "uid"}),     # another child's copy, /tmp, /dev/shm, SysV IPC
 }
 LACKS = {  # what a level without it lets the child do
     "hidden-files": "lets the child read the kit's world-readable files",
     "private-files": "lets the child read the grader's private files",
     "no-network": "leaves the network open to the child",
     "other-uid": "runs the child as the grader's own user, in its PID space",
+    "installed-files": "leaves the grader's installed packages on disk where the child can read them",
+    "classmates": "lets one child reach another's copy, files and IPC",
 }
 
 SLEEPER = '[sys.executable, "-c", "import time; time.sleep(1000)", "@MARKER@"]'
@@ -381,6 +385,99 @@ for _hx_signal in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT,
 '''
 
 
+# ---- issue 19 (1, 6): installed packages as files; classmates' copies, files and IPC ----------
+
+UNHOOK = ANCESTORS + '''
+def _hx_unhook():
+    """The kit's import hooks off sys.meta_path; every folder of installed packages to be seen on
+    sys.path: the interpreter's, Debian's, /usr/local's, and the grader's venv (from its argv)."""
+    import glob, os, sys
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "hooks"]
+    prefixes = {"/usr", "/usr/local", sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(sys.executable))}
+    for pid, argv, cwd, env in _hx_ancestors():
+        if argv and argv[0].startswith("/"):
+            prefixes.add(os.path.dirname(os.path.dirname(argv[0])))
+    found = []
+    for prefix in prefixes:
+        for pattern in ("lib*/python3*/site-packages", "lib*/python3*/dist-packages", "lib/python3/dist-packages"):
+            found += glob.glob(os.path.join(prefix, pattern))
+    sys.path.extend(p for p in found if p not in sys.path)
+    return found
+'''
+
+BEYOND = ("yaml", "pygments", "jinja2", "IPython", "scipy", "sympy", "torch")  # quick to import first: case 1 s
+
+DROP = '''
+def _hx_drop():
+    """This engine's source, left for a classmate in /tmp, /dev/shm and a SysV shared memory segment."""
+    import ctypes, os
+    data = open(__file__, "rb").read()
+    for folder in ("/tmp", "/dev/shm", "/var/tmp"):
+        try:
+            path = os.path.join(folder, "hx-drop-@RUN@")
+            with open(path, "wb") as f:
+                f.write(data)
+            os.chmod(path, 0o666)
+        except OSError:
+            pass
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.shmat.restype = ctypes.c_void_p
+        shm = libc.shmget(0x68780000 + int("@RUN@", 16) % 0xFFFF, 1 << 16, 0o1666)  # IPC_CREAT | 0666
+        if shm >= 0:
+            at = libc.shmat(shm, None, 0)
+            if at not in (None, ctypes.c_void_p(-1).value):
+                ctypes.memmove(at, len(data).to_bytes(4, "little") + data, min(len(data) + 4, 1 << 16))
+    except Exception:
+        pass
+'''
+
+PICK_UP = '''
+def _hx_pick_up(wait):
+    """A classmate's engine source: its copy being graded (another child's folder), or what it dropped
+    in /tmp, /dev/shm or SysV shared memory; polled for `wait` seconds. None if nothing is reachable."""
+    import ctypes, glob, os, time
+    end = time.monotonic() + wait
+    while True:
+        paths = ["/tmp/hx-drop-@RUN@", "/dev/shm/hx-drop-@RUN@", "/var/tmp/hx-drop-@RUN@"]
+        paths += glob.glob("/tmp/*/submission/micrograd/engine.py") + glob.glob("/tmp/*/*/micrograd/engine.py")
+        paths += glob.glob("/proc/[0-9]*/cwd/../submission/micrograd/engine.py")
+        for path in paths:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, ValueError):
+                continue
+            if "hx-giver-" + "@RUN@" in text and os.path.realpath(path) != os.path.realpath(__file__):
+                return text
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.shmat.restype = ctypes.c_void_p
+            shm = libc.shmget(0x68780000 + int("@RUN@", 16) % 0xFFFF, 0, 0)
+            if shm >= 0:
+                at = libc.shmat(shm, None, 0o10000)  # SHM_RDONLY
+                if at not in (None, ctypes.c_void_p(-1).value):
+                    size = int.from_bytes(ctypes.string_at(at, 4), "little")
+                    if 0 < size < 1 << 16:
+                        return ctypes.string_at(at + 4, size).decode("utf-8", "replace")
+        except Exception:
+            pass
+        if time.monotonic() > end:
+            return None
+        time.sleep(0.05)
+
+
+def _hx_take(wait):
+    """Value from a classmate's engine, if one is reachable (its own drop code does not run again)."""
+    text = _hx_pick_up(wait)
+    if text is None:
+        return None
+    space = {"__name__": "hx_classmate", "__file__": "classmate.py"}
+    exec(compile(text, "classmate.py", "exec"), space)
+    return space.get("Value")
+'''
+
+
 # ---- loading attacks: whole files that are not plain packages ------------------------------
 
 def _empty_train(files: dict[str, bytes]) -> None:
@@ -582,7 +679,7 @@ _hx_math.isfinite = lambda x: True
       attack="import os\nos.killpg(0, 9)"),
     # ---- reading what the child must never see ------------------------------------------
     H("read-reference", "a stub engine that finds reference/engine.py (from __file__, Python, /proc, /work) "
-      "and uses its Value", "under bubblewrap reference/ can't be read: no engine points (its twin's score)",
+      "and uses its Value", "under bubblewrap and uid (a chroot) reference/ is not there: no engine points (its twin's score)",
       base="stub-engine", module="engine", honest="same", helpers=FIND_REFERENCE, needs="hidden-files",
       attack="""_hx_root = _hx_find_reference()
 if _hx_root:
@@ -624,7 +721,7 @@ for _hx_file in ("oracle/engine.py", "helper.py"):
       "grader's copies under /tmp, in train()", "the victim keeps full marks (bubblewrap, uid); train loses",
       task="train", attack="_hx_sabotage()", helpers=SABOTAGE, needs="other-uid"),
     H("network", "TCP to a test-owned listener on 127.0.0.1 and on this machine's external address, in mse_loss",
-      "under bubblewrap no connection reaches a listener; mse_loss loses", task="mse_loss",
+      "under bubblewrap and uid (no socket) no connection reaches a listener; mse_loss loses", task="mse_loss",
       needs="no-network", attack="""import socket
 for host, port in (("127.0.0.1", @PORT@), ("@EXT_HOST@", @EXT_PORT@)):
     if host and port:
@@ -634,6 +731,64 @@ for host, port in (("127.0.0.1", @PORT@), ("@EXT_HOST@", @EXT_PORT@)):
             s.close()
         except OSError:
             pass"""),
+    # ---- issue 19 (1, 6): installed packages as files; classmates' copies, files and IPC -----
+    H("site-packages", "add's _backward takes the kit's hooks off sys.meta_path, puts every site-packages and "
+      "dist-packages it can find (Python's, Debian's, /usr/local's, the grader's venv from /proc) on sys.path "
+      "and is right only if sympy, jinja2, IPython, scipy, yaml, pygments or torch then imports",
+      "only the standard library and the allowed packages exist in the sandbox as files: add loses",
+      task="add", helpers=UNHOOK, needs="installed-files", attack=f"""_hx_unhook()
+for _hx_name in {BEYOND!r}:
+    try:
+        __import__(_hx_name)
+        break
+    except Exception:
+        pass
+else:
+    raise NotImplementedError("nothing beyond the standard library")
+self.grad += out.grad
+other.grad += out.grad"""),
+    H("site-packages-file", "mul's _backward loads a package's __init__.py straight from its file "
+      "(spec_from_file_location, no sys.path, no hook asked) from any site-packages or dist-packages it finds",
+      "no such file is there to load: mul loses", task="mul", helpers=UNHOOK, needs="installed-files",
+      attack=f"""import importlib.util as _hx_util, os as _hx_os
+_hx_loaded = False
+for _hx_dir in _hx_unhook():
+    for _hx_name in {BEYOND!r}:
+        _hx_init = _hx_os.path.join(_hx_dir, _hx_name, "__init__.py")
+        if _hx_loaded or not _hx_os.path.isfile(_hx_init):
+            continue
+        try:
+            import sys as _hx_sys
+            _hx_spec = _hx_util.spec_from_file_location(_hx_name, _hx_init)
+            _hx_sys.modules[_hx_name] = _hx_module = _hx_util.module_from_spec(_hx_spec)
+            _hx_spec.loader.exec_module(_hx_module)
+            _hx_loaded = True
+        except Exception:
+            pass
+if not _hx_loaded:
+    raise NotImplementedError("no installed package found as a file")
+self.grad += other.data * out.grad
+other.grad += self.data * out.grad"""),
+    H("pair-a-giver", "a correct engine that, when imported, drops its source into /tmp, /dev/shm, /var/tmp "
+      "(0666) and a SysV shared memory segment (0666), then waits 1.2 s so its copy is read while it is graded",
+      "nothing it drops or holds reaches another student (no more than its own full marks here)",
+      module="engine", honest="same", helpers=DROP, needs="classmates", attack="""# hx-giver-@RUN@
+if __name__ == "micrograd.engine":
+    import time as _hx_time
+    _hx_drop()
+    _hx_time.sleep(1.2)"""),
+    H("pair-b-copy-taker", "stubs that look for a classmate's copy being graded beside them (another child's "
+      "folder in the shared /tmp, or through /proc/*/cwd) and use its Value",
+      "a classmate's copy is out of reach: its stubs' score", base="exercises", module="engine", honest="same",
+      helpers=PICK_UP, needs="classmates", attack="""_hx_value = _hx_take(1.5)
+if _hx_value is not None:
+    Value = _hx_value"""),
+    H("pair-c-drop-taker", "stubs that, after the giver, read its source from /tmp, /dev/shm, /var/tmp or "
+      "SysV shared memory and use its Value", "nothing a child left reaches a later one: its stubs' score",
+      base="exercises", module="engine", honest="same", helpers=PICK_UP, needs="classmates",
+      attack="""_hx_value = _hx_take(0.5)
+if _hx_value is not None:
+    Value = _hx_value"""),
     # ---- grads that are not numbers -------------------------------------------------------
     H("grad-nan", "tanh's _backward sets grad = nan", "never passes", task="tanh", attack="self.grad = float('nan')"),
     H("grad-inf", "exp's _backward sets grad = inf", "never passes", task="exp", attack="self.grad = float('inf')"),
@@ -680,7 +835,7 @@ def by_id() -> dict[str, Hostile]:
 
 def fill(text: str, tokens: Tokens, index: int, student: str) -> str:
     for key, value in {"@MARKER@": tokens.marker(index), "@STUDENT@": student, "@VICTIM@": tokens.victim,
-                       "@PORT@": str(tokens.port), "@EXT_HOST@": tokens.ext_host,
+                       "@PORT@": str(tokens.port), "@EXT_HOST@": tokens.ext_host, "@RUN@": tokens.run,
                        "@EXT_PORT@": str(tokens.ext_port)}.items():
         text = text.replace(key, value)
     return text

@@ -145,11 +145,13 @@ class Run:
     reports: dict[str, dict] = field(default_factory=dict)     # reports/<id>.json, by file stem
 
 
-def run_batch(cwd: Path, class_dir: str, out: str, config: str, *, workers: int = 2, timeout: float = 300) -> Run:
-    """`autograder grade CLASS --out OUT --workers N --config RUBRIC`, as an instructor runs it."""
+def run_batch(cwd: Path, class_dir: str, out: str, config: str, *, workers: int = 2, timeout: float = 300,
+              level: str = "") -> Run:
+    """`autograder grade CLASS --out OUT --workers N --config RUBRIC`, as an instructor runs it (under
+    AUTOGRADER_SANDBOX=level when one is given)."""
     argv = [sys.executable, "-m", "autograder", "grade", class_dir, "--out", out, "--workers", str(workers),
             "--config", config]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(REPO), **({"AUTOGRADER_SANDBOX": level} if level else {})}
     started = time.monotonic()
     proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True)
@@ -185,3 +187,36 @@ def forged_leftovers(marker_prefix: str) -> list[Path]:
         except OSError:
             pass
     return found
+
+
+DROPS = ("/tmp", "/dev/shm", "/var/tmp")
+
+
+def drops_left(run: str) -> list[str]:
+    """What the hostile giver dropped for its classmates (corpus.DROP) that is still on this machine:
+    files in the shared folders, a SysV shared memory segment under its key."""
+    found = [os.path.join(d, f"hx-drop-{run}") for d in DROPS if os.path.lexists(os.path.join(d, f"hx-drop-{run}"))]
+    key = 0x68780000 + int(run, 16) % 0xFFFF
+    try:
+        with open("/proc/sysvipc/shm") as f:
+            rows = [line.split() for line in f.read().splitlines()[1:]]
+    except OSError:
+        rows = []
+    found += [f"SysV shm {row[1]} (key {key:#x})" for row in rows if row and int(row[0]) == key]
+    return found
+
+
+def remove_drops(run: str) -> None:
+    """Remove what drops_left finds (the test made it, through the giver)."""
+    import ctypes
+
+    for folder in DROPS:
+        try:
+            os.unlink(os.path.join(folder, f"hx-drop-{run}"))
+        except OSError:
+            pass
+    key = 0x68780000 + int(run, 16) % 0xFFFF
+    libc = ctypes.CDLL(None, use_errno=True)
+    shm = libc.shmget(key, 0, 0)
+    if shm >= 0:
+        libc.shmctl(shm, 0, None)  # IPC_RMID

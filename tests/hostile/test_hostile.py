@@ -48,6 +48,7 @@ class Batch:
     twins: dict[str, harness.Honest]
     strays: list[harness.Proc]
     listeners: list[harness.Listener]
+    drops: list[str]                  # what the giver left for its classmates, still there after the batch
 
     @property
     def out(self) -> Path:
@@ -73,9 +74,29 @@ class Batch:
         return not h.needs or self.sandbox(report) in corpus.HELD_BY[h.needs]
 
 
+def _level_here(name: str) -> str:
+    """Why this machine can't run the batch at that level ("" when it can)."""
+    from autograder.runner import levels
+
+    return levels._get(name, levels.interpreter())[1]
+
+
+# the batch at every level that must hold the whole corpus (bubblewrap, and the uid level used where it
+# can't run); a level this machine lacks is skipped with its reason
+LEVELS = [pytest.param(name, marks=pytest.mark.skipif(bool(_level_here(name)), reason=f"{name}: {_level_here(name)}"))
+          for name in ("bubblewrap", "uid")]
+
+
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory, hostile_summary):
-    root = tmp_path_factory.mktemp("hostile")
+def twins(tmp_path_factory) -> dict[str, harness.Honest]:
+    """Every hostile's honest twin, graded once for the batches at every level."""
+    return harness.grade_twins(tmp_path_factory.mktemp("twins"), corpus.Tokens(run="000000", port=0),
+                               from_mapping(corpus.RUBRIC, source="hostile rubric"))
+
+
+@pytest.fixture(scope="module", params=LEVELS)
+def batch(request, tmp_path_factory, hostile_summary, twins):
+    root = tmp_path_factory.mktemp(f"hostile-{request.param}")
     listeners = [harness.Listener("127.0.0.1")]
     ext = harness.external_address()
     if ext:
@@ -93,14 +114,15 @@ def batch(tmp_path_factory, hostile_summary):
             corpus.build(h, index, tokens, class_dir, sanitise(h.id))
         corpus.build_honest(class_dir, tokens)
         (root / "rubric.toml").write_text(corpus.rubric_toml(), encoding="utf-8")
-        twins = harness.grade_twins(root / "twins", tokens, from_mapping(corpus.RUBRIC, source="hostile rubric"))
-        run = harness.run_batch(root, "class", "out", "rubric.toml")
+        run = harness.run_batch(root, "class", "out", "rubric.toml", level=request.param)
         time.sleep(0.3)  # let the kernel finish what the batch killed
-        found = Batch(tokens, root, run, twins, harness.tagged_processes(prefix), listeners)
-        hostile_summary(_table(found))
+        found = Batch(tokens, root, run, twins, harness.tagged_processes(prefix), listeners,
+                      harness.drops_left(tokens.run))
+        hostile_summary(request.param, _table(found))
         yield found
     finally:
         harness.kill(harness.tagged_processes(prefix))
+        harness.remove_drops(tokens.run)
         for listener in listeners:
             listener.close()
         for path in harness.forged_leftovers(prefix):
@@ -278,6 +300,15 @@ def test_no_shell_escape_ran_and_no_zip_entry_landed_outside(batch):
         landed = [p for p in corpus.evil_paths(batch.tokens, INDEX[hid], class_dir) if p.exists()]
         assert not landed, f"{hid}: {landed}"
     assert batch.report("zip-slip")["error"], "a zip with an entry outside its folder must be refused"
+
+
+def test_does_nothing_a_child_dropped_for_a_classmate_outlive_it(batch):
+    """The giver's drops in /tmp, /dev/shm, /var/tmp and SysV shared memory: never made on the machine
+    (a private /tmp, an IPC namespace; a chroot and a seccomp filter), or removed when its child ends."""
+    report = batch.report("pair-a-giver")
+    if batch.drops and not batch.holds(corpus.by_id()["pair-a-giver"], report):
+        pytest.skip(f"sandbox {batch.sandbox(report)} {corpus.LACKS['classmates']}: {batch.drops}")
+    assert not batch.drops, f"left on the machine after the batch: {batch.drops}"
 
 
 def test_names_with_spaces_and_other_scripts_are_graded_in_full(batch):

@@ -22,7 +22,7 @@ import pytest
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.runner import Limits, bwrap, bwrap_probe, cleanup, levels, run_cases, seccomp, session, userns
+from autograder.runner import Limits, bwrap, bwrap_probe, cleanup, levels, run_cases, seccomp, session, uids, userns
 from autograder.runner.levels import ENV, SandboxUnavailable
 
 from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
@@ -107,7 +107,8 @@ def test_basic_is_chosen_when_nothing_better_works_and_says_so_once(monkeypatch,
     assert result.outcomes["add/one"].status == "ok"
     monkeypatch.setattr(os, "geteuid", lambda: 1000)  # the words, for a grader that is not root
     assert levels.Level("no bubblewrap, not root").note() == (
-        "sandbox: basic (no bubblewrap, not root): student code can read files and use the network; "
+        "sandbox: basic (no bubblewrap, not root): student code can read files (the installed packages "
+        "beyond the allowed ones too: only an import hook refuses them) and use the network; "
         "install bubblewrap for isolation")
 
 
@@ -129,8 +130,8 @@ def test_forcing_basic_gives_basic_and_its_note(monkeypatch, tmp_path):
     assert sandbox_notes == [levels.Level(f"{ENV}=basic").note()]
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert levels.Level(f"{ENV}=basic").note() == (
-        f"sandbox: basic ({ENV}=basic): student code can read files and use the network; "
-        "install bubblewrap for isolation")
+        f"sandbox: basic ({ENV}=basic): student code can read files (the installed packages beyond the "
+        "allowed ones too: only an import hook refuses them) and use the network; install bubblewrap for isolation")
 
 
 def _our_zombies(since: int) -> list[int]:
@@ -196,13 +197,13 @@ def test_basic_kills_what_left_the_session(monkeypatch, tmp_path, daemon, then):
     since = cleanup.start_ticks(os.getpid())
     earlier = set(_our_zombies(since))  # other tests' leftovers in this long-lived pytest process
     try:
-        result = run(root, [poke("add/daemon", "daemon"), add_case("add/after")])
+        result = run(root, [poke("add/daemon", "daemon"), add_case("mul/after", task="mul")])  # another task: a timeout skips its own task
         same_session = subprocess.Popen(["sleep", "60"])
         left = marked_processes(marker)
         assert result.sandbox == "basic"
         if ROOT and then.startswith("time"):
             assert result_of(result.outcomes["add/daemon"]) == 1.0  # it did start: nothing refused
-        assert result.outcomes["add/after"].status == "ok"
+        assert result.outcomes["mul/after"].status == "ok"
         assert left == [], f"left running: {left}"
         assert set(_our_zombies(since)) - earlier == set()
         assert older.poll() is None and same_session.poll() is None
@@ -410,11 +411,11 @@ def _spawner(tmp_path: Path, marker: str, then: str) -> Path:
 def test_bubblewrap_refuses_fork(bubblewrap, tmp_path, then):
     """(e), first wall: the seccomp filter (where there is one) refuses the fork."""
     marker = f"stray-{uuid.uuid4().hex}"
-    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
+    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("mul/after", task="mul")])
     assert result.sandbox == "bubblewrap"
     if seccomp.fork_filter() is not None and then.startswith("time"):
         assert result_of(result.outcomes["add/spawn"]) == "PermissionError"
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
     assert marked_processes(marker) == []
 
 
@@ -426,13 +427,13 @@ def test_bubblewrap_kills_what_was_forked_when_the_filter_is_off(monkeypatch, tm
     level.seccomp = None
     monkeypatch.setattr(session, "current_level", lambda: level)
     marker = f"stray-{uuid.uuid4().hex}"
-    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("add/after")])
+    result = run(_spawner(tmp_path, marker, then), [poke("add/spawn", "spawn"), add_case("mul/after", task="mul")])
     spawn = result.outcomes["add/spawn"]
     if then.startswith("while"):
         assert spawn.status == "timeout"
     else:
         assert result_of(spawn) == 1.0  # it did start
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
     assert marked_processes(marker) == []
 
 
@@ -468,9 +469,9 @@ def test_bubblewrap_reports_how_the_child_ended_as_basic_does(bubblewrap, tmp_pa
             {body}
         Value.quit = _quit
     """)
-    result = run(root, [poke("add/quit", "quit"), add_case("add/after")])
+    result = run(root, [poke("add/quit", "quit"), add_case("mul/after", task="mul")])
     assert (result.outcomes["add/quit"].status, result.outcomes["add/quit"].message) == ("error", message)
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
 
 
 @needs_bwrap
@@ -483,9 +484,9 @@ def test_bubblewrap_keeps_the_memory_limit(bubblewrap, tmp_path):
         Value.bomb = _bomb
     """)
     limits = Limits(case_timeout=5.0, memory_mb=300)
-    result = run(root, [poke("add/bomb", "bomb"), add_case("add/after")], limits=limits)
+    result = run(root, [poke("add/bomb", "bomb"), add_case("mul/after", task="mul")], limits=limits)
     assert result.outcomes["add/bomb"].message.startswith(("MemoryError", "killed by signal 9"))
-    assert result.outcomes["add/after"].status == "ok"
+    assert result.outcomes["mul/after"].status == "ok"
 
 
 @needs_bwrap
@@ -501,28 +502,19 @@ def test_the_solutions_get_full_marks_under_bubblewrap(bubblewrap):
 
 # -- uid --------------------------------------------------------------------------------
 
-def _system_python() -> str | None:
-    """A Python of this version that nobody can run (this one may live under /root)."""
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    for folder in ("/usr/bin", "/usr/local/bin"):
-        path = os.path.realpath(os.path.join(folder, version))
-        if os.path.isfile(path) and levels._probe_uid(path)[0] is not None:
-            return path
-    return None
-
-
 @pytest.fixture
 def uid_level(monkeypatch):
+    """The uid level with this Python: its root holds a copy of what nobody could read under /root."""
     if not ROOT:
         pytest.skip("the uid level is for a grader run as root")
-    python = levels.interpreter() if levels._probe_uid(levels.interpreter())[0] else _system_python()
-    if python is None:
-        pytest.skip(f"uid {levels.NOBODY} can run neither this Python nor a system {sys.version_info[:2]}")
-    monkeypatch.setattr(levels, "interpreter", lambda: python)
+    level, why = levels._probe_uid(levels.interpreter())
+    if level is None:
+        pytest.skip(f"the uid level does not run here: {why}")
     monkeypatch.setenv(ENV, "uid")
 
 
-def test_uid_runs_as_nobody_without_fork_or_the_kits_private_files(uid_level, tmp_path):
+def test_uid_runs_as_its_own_uid_without_fork_or_any_file_of_the_grader(uid_level, tmp_path):
+    """Chrooted: the grader's private files and the kit are not there at all (FileNotFoundError)."""
     private = tmp_path / "private"
     private.mkdir(mode=0o700)
     (private / "secret.txt").write_text("golden")
@@ -548,13 +540,51 @@ def test_uid_runs_as_nobody_without_fork_or_the_kits_private_files(uid_level, tm
             return f"{{os.getuid()}} {{spawned}} {{secret}} {{kit}}"
         Value.probe = _probe
     """)
-    result = run(root, [poke("add/probe", "probe"), add_case("add/after")])
+    result = run(root, [poke("add/probe", "probe"), add_case("mul/after", task="mul")])
     assert result.sandbox == "uid"
-    assert result_of(result.outcomes["add/probe"]).split() == [
-        str(levels.NOBODY), "BlockingIOError", "PermissionError", "PermissionError"]
-    assert result.outcomes["add/after"].status == "ok"
+    uid, *rest = result_of(result.outcomes["add/probe"]).split()
+    assert uids.FIRST <= int(uid) < uids.FIRST + uids.COUNT
+    assert rest == ["BlockingIOError", "FileNotFoundError", "FileNotFoundError"]
+    assert result.outcomes["mul/after"].status == "ok"
     assert marked_processes(marker) == [] and not (paths.KIT_ROOT / marker).exists()
     assert [note for note in result.notes if note.startswith("sandbox: uid")]
+
+
+def test_uid_child_has_no_socket_no_ipc_object_and_no_shared_folder(uid_level, tmp_path):
+    """What two students' children could meet through: a socket (TCP or an abstract unix one), SysV shared
+    memory, a POSIX message queue, /tmp, /dev/shm, /proc (a classmate's cwd): none is there for the child."""
+    drop = tmp_path.parent / f"drop-{uuid.uuid4().hex}"
+    root = make_student(tmp_path, f"""
+        import ctypes, os, socket
+        def _probe(self):
+            seen = []
+            for family in (socket.AF_INET, socket.AF_UNIX):
+                try:
+                    socket.socket(family, socket.SOCK_STREAM).close()
+                    seen.append("socket")
+                except OSError as exc:
+                    seen.append(type(exc).__name__)
+            libc = ctypes.CDLL(None, use_errno=True)
+            seen.append(str(libc.shmget(0, 4096, 0o1666)) + ":" + str(ctypes.get_errno()))
+            seen.append(str(libc.mq_open(b"/hx", 0o100 | 2, 0o666, None)) + ":" + str(ctypes.get_errno()))
+            for folder in ("/tmp", "/dev/shm", "/proc", {str(tmp_path.parent)!r}):
+                seen.append(str(os.path.exists(folder)))
+            try:
+                open({str(drop)!r}, "w").write("x")
+                seen.append("dropped")
+            except OSError as exc:
+                seen.append(type(exc).__name__)
+            with open(os.devnull, "w") as null:  # what an honest notebook silences its prints with
+                seen.append(str(null.write("quiet")))
+            return " ".join(seen)
+        Value.probe = _probe
+    """)
+    result = run(root, [poke("add/probe", "probe")])
+    assert result.sandbox == "uid"
+    assert result_of(result.outcomes["add/probe"]).split() == [
+        "PermissionError", "PermissionError", "-1:1", "-1:1", "False", "False", "False", "False",
+        "FileNotFoundError", "5"]
+    assert not drop.exists()
 
 
 def test_the_solutions_pass_under_uid(uid_level):

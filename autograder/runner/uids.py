@@ -1,0 +1,109 @@
+"""The "uid" level's uids: one of its own for every child running at once, and what a child leaves
+behind under it removed when it ends.
+
+A child runs as a uid (and gid) no other running child has: a slot taken by an exclusive lock on
+a file of root's (/run/backprop-kit-uids/<uid>, shared by every grading process of the machine,
+else <cache>/roots/uids/; flock: it is released when the holder dies, so a crashed grading process
+frees its slots), among FIRST..FIRST+COUNT, skipping every uid that
+is a real account here. Its files (its folder in the root) are 0700 or group-only to that uid:
+another child, another uid, can't read, run or change them, nor signal or trace its processes.
+When it ends (`release`), the SysV IPC objects (shared memory, semaphores, message queues) that
+uid owns or made are removed, as `ipcrm` would, from /proc/sysvipc, whatever seccomp let through.
+"""
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import pwd
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+FIRST, COUNT = 64000, 256      # below 65534 (nobody): inside a container's usual 65536-uid map
+IPC_RMID = 0
+SYSVIPC = {"shm": ("shmctl", 7, 9), "sem": ("semctl", 4, 6), "msg": ("msgctl", 7, 9)}  # (call, uid, cuid) columns
+
+
+LOCKS = "/run/backprop-kit-uids"  # one place per machine, whatever cache a grading process uses
+
+
+def lock_dir(fallback: Path) -> Path:
+    """Where the slots' locks are: LOCKS (root's /run: every grading process of the machine agrees on it),
+    or `fallback` where /run is not there to write in."""
+    if os.path.isdir(os.path.dirname(LOCKS)) and os.access(os.path.dirname(LOCKS), os.W_OK):
+        try:
+            os.mkdir(LOCKS, 0o700)
+        except FileExistsError:
+            pass
+        st = os.lstat(LOCKS)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
+            return Path(LOCKS)
+    return fallback
+
+
+class NoFreeUid(OSError):
+    """Every uid of the range is taken by a running child (or is a real account)."""
+
+
+@dataclass
+class Slot:
+    uid: int
+    fd: int  # the lock, held while the child lives
+
+
+def take(folder: Path) -> Slot:
+    """A uid no other running child holds (an exclusive lock in `folder`, the grader's own)."""
+    folder.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(folder, 0o700)
+    for uid in range(FIRST, FIRST + COUNT):
+        if _account(uid):
+            continue
+        fd = os.open(folder / str(uid), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        return Slot(uid, fd)
+    raise NoFreeUid(f"all {COUNT} uids from {FIRST} are in use by running children")
+
+
+def release(slot: Slot) -> int:
+    """The child has ended: its SysV IPC objects removed, its uid free again. Returns how many were removed."""
+    removed = remove_ipc(slot.uid)
+    os.close(slot.fd)
+    return removed
+
+
+def _account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def remove_ipc(uid: int, proc: str = "/proc/sysvipc") -> int:
+    """Remove every SysV shared memory segment, semaphore set and message queue that `uid` owns or
+    created (the ids from /proc/sysvipc/{shm,sem,msg}); how many were removed."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return 0
+    removed = 0
+    for kind, (call, uid_col, cuid_col) in SYSVIPC.items():
+        try:
+            with open(os.path.join(proc, kind)) as f:
+                rows = [line.split() for line in f.read().splitlines()[1:]]
+        except OSError:
+            continue
+        for row in rows:
+            try:
+                ident, owner, creator = int(row[1]), int(row[uid_col]), int(row[cuid_col])
+            except (IndexError, ValueError):
+                continue
+            if uid in (owner, creator):
+                args = (ident, 0, IPC_RMID) if kind == "sem" else (ident, IPC_RMID, None)
+                removed += getattr(libc, call)(*args) == 0
+    return removed

@@ -1,0 +1,94 @@
+"""Is an endless loop stopped as soon as it can be known (not after the whole case_timeout), while
+a case that only waits, and a slow but honest engine on a busy machine, keep their full time?"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from autograder.runner import Limits, run_cases
+from autograder.runner.endless import FACTOR, FLOOR, EndlessWatch, computing
+from test_session import add_case, make_student, poke, run
+
+SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
+
+
+def test_is_a_loop_after_answered_cases_stopped_long_before_the_case_timeout(tmp_path):
+    root = make_student(tmp_path, """
+        def _loop(self):
+            while True:
+                pass
+        Value.loop = _loop
+    """)
+    started = time.monotonic()
+    result = run(root, [add_case("add/one"), add_case("add/two"), poke("mul/loop", "loop", task="mul"),
+                        add_case("mul/after", task="mul"), add_case("relu/other", task="relu")], limits=SLOW)
+    took = time.monotonic() - started
+    loop = result.outcomes["mul/loop"]
+    assert loop.status == "timeout" and loop.message.startswith("stopped after ")
+    assert "still computing" in loop.message and "an endless loop?" in loop.message
+    assert result.outcomes["mul/after"].message == "skipped: an earlier case of this task ran too long (above)"
+    assert result.outcomes["relu/other"].status == "ok"
+    assert took < SLOW.case_timeout  # the loop cost a fraction of its 3 s
+
+
+def test_does_a_case_that_sleeps_keep_its_whole_case_timeout(tmp_path):
+    root = make_student(tmp_path, """
+        import time
+        def _nap(self):
+            time.sleep(1.2)
+            return 1.0
+        Value.nap = _nap
+    """)
+    result = run(root, [add_case("add/one"), poke("add/nap", "nap")], limits=SLOW)
+    assert result.outcomes["add/nap"].status == "ok"  # 1.2 s, far past 20x the first case: not stopped
+
+
+def test_does_a_slow_honest_engine_pass_every_case_on_a_busy_machine(tmp_path):
+    """Every operation busy-waits 2 ms (an engine 100x slower than the lecture's), while two
+    processes spin on every core of this machine."""
+    root = make_student(tmp_path, """
+        import time
+        _init = Value.__init__
+        def _slow_init(self, *args, **kwargs):
+            end = time.perf_counter() + 0.002
+            while time.perf_counter() < end:
+                pass
+            _init(self, *args, **kwargs)
+        Value.__init__ = _slow_init
+    """)
+    from autograder.cases import PUBLIC_SEED, build_cases
+
+    cases = build_cases(seed=PUBLIC_SEED, visibility="public")
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        result = run_cases(root, cases, limits=SLOW)
+    finally:
+        for b in burners:
+            b.kill()
+    stopped = {k: o.message for k, o in result.outcomes.items() if o.status == "timeout"}
+    assert stopped == {}
+    assert len(result.outcomes) == len(cases)
+
+
+def test_is_a_case_stopped_early_only_once_cases_have_answered_and_past_the_floor():
+    watch = EndlessWatch()
+    assert watch.early_deadline(100.0) is None
+    watch.answered(0.001)
+    assert watch.early_deadline(100.0) == pytest.approx(100.0 + FLOOR)
+    watch.answered(0.1)
+    assert watch.early_deadline(100.0) == pytest.approx(100.0 + FACTOR * 0.1)
+
+
+def test_does_computing_tell_a_spinning_process_from_a_sleeping_one():
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    nap = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        time.sleep(0.2)
+        assert computing(spin.pid, probe=0.2)
+        assert not computing(nap.pid, probe=0.2)
+    finally:
+        spin.kill()
+        nap.kill()
