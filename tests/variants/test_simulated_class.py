@@ -64,3 +64,20 @@ def test_does_a_class_of_200_get_full_marks_where_correct_and_every_copy_named(t
     """150 correct, 20 planted copies, 20 buggy, 10 pasted lecture engines: no honest one flagged."""
     students, reports, out = _grade_class(tmp_path, 200, copies=20, buggy=20, lecture=10)
     _check(students, reports, out)
+
+
+def test_do_two_shards_of_a_class_with_variants_merge_into_the_one_machine_files(tmp_path):
+    """Each shard grades its students against their own variants; the merge's forensics and gradebook are
+    the one-machine run's, byte for byte."""
+    from autograder.batch.merge import merge_shards
+    from autograder.batch.shard import parse_shard
+    from autograder.batch.shard_run import grade_shard
+
+    students, _, one = _grade_class(tmp_path, 6, copies=1, lecture=1)
+    entries = discover([tmp_path / "class"]).entries
+    shards = [tmp_path / f"shard{i}" for i in (1, 2)]
+    for i, folder in enumerate(shards, start=1):
+        grade_shard(entries, folder, shard=parse_shard(f"{i}/2"), rubric=COURSE, workers=2, progress=False)
+    merge_shards(shards, tmp_path / "merged", rubric=COURSE)
+    for name in ("gradebook.csv", "forensics.csv", "summary.json"):
+        assert (tmp_path / "merged" / name).read_bytes() == (one / name).read_bytes(), name
