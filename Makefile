@@ -4,12 +4,12 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SAMPLE_OUT := out/sample-class
 
-.PHONY: run test setup sandbox graphviz benchmark clean
+.PHONY: run test setup sandbox graphviz chromium benchmark clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[torch,dev,notebooks,dask]'   # torch==2.13.0: the CPU build, pinned; notebooks: otter-grader, nbgrader; dask: --executor
+	$(PY) -m pip install --quiet -e '.[torch,dev,notebooks,dask,lti]'   # torch==2.13.0: the CPU build, pinned; notebooks: otter-grader, nbgrader; dask: --executor; lti: pylti1p3
 	touch $@
 
 # bubblewrap gives student code no network, a private /tmp and a narrow view of
@@ -29,6 +29,14 @@ graphviz:
 	     && (apt-get update -qq && apt-get install -y -qq graphviz) >/dev/null 2>&1; } \
 	|| echo "note: graphviz's dot is not installed (needs root and apt): feedback shows graphs as text"
 
+# a headless Chromium looks at the feedback pages as a student would (tests/report/test_pages_in_chromium.py:
+# every graph fits 1280 px with its caption); without it that test is skipped and says why.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	|| { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	     && (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1; } \
+	|| echo "note: chromium is not installed (needs root and apt): the test of the pages in a browser is skipped"
+
 setup: $(VENV)/.installed sandbox graphviz
 
 run: setup
@@ -40,7 +48,7 @@ run: setup
 	@echo "Open $(SAMPLE_OUT)/summary.html to see how the class did, and"
 	@echo "$(SAMPLE_OUT)/feedback/alan_turing.html to see what a student receives."
 
-test: setup
+test: setup chromium
 	$(PY) -m autograder exercises --check
 	$(PY) -m pytest -q
 

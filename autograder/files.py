@@ -44,11 +44,15 @@ class UnreadableText(ValueError):
 def read_utf8(path: Path, *, max_bytes: int) -> str:
     """A user's UTF-8 text file, whole (a BOM is kept: the caller decides what it means)."""
     try:
-        data = Path(path).read_bytes()
+        size = Path(path).stat().st_size
+        if size > max_bytes:  # said before reading it: its size is the user's to choose
+            raise UnreadableText(f"too large ({size // 2**20} MiB; at most {max_bytes // 2**20} MiB)")
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
     except OSError as exc:
         raise UnreadableText(f"can't be read ({exc.strerror or exc})") from None
     if len(data) > max_bytes:
-        raise UnreadableText(f"too large ({len(data) // 2**20} MiB; at most {max_bytes // 2**20} MiB)")
+        raise UnreadableText(f"too large (over {max_bytes // 2**20} MiB)")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -134,6 +134,7 @@ CELLS_LISTED = 3
 def _import_notes(imports) -> tuple[str, ...]:
     # a single-file submission is three modules of one file: say its error once
     notes = tuple(dict.fromkeys(message for message in imports.errors.values() if message))
+    notes += imports.adapted + imports.deviations  # how the kit fitted itself to the engine, and where it could not
     failed, count = imports.cell_errors, imports.cells_failed  # parse_import keeps count >= len(failed)
     if failed:
         more = f"; and {count - CELLS_LISTED} more" if count > CELLS_LISTED else ""

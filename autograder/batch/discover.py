@@ -19,7 +19,7 @@ from pathlib import Path
 
 from autograder.batch import unzip
 from autograder.batch.entry import Discovery, Entry
-from autograder.batch.ids import sanitise, uniquify
+from autograder.batch.ids import assign, sanitise, uniquify
 from autograder.batch.items import children, is_junk, is_one_submission, narrow, not_a_submission
 from autograder.batch.layouts import moodle, recognise, recognise_names
 from autograder.batch.workspace import Workspace
@@ -39,7 +39,7 @@ def discover(paths: list[Path], workdir: Path | None = None) -> Discovery:
     lms = len(paths) == 1  # a download is named alone; among several paths each is a student's
     for arg in paths:
         _argument(Path(arg).absolute(), ws, found, problems, lms=lms)
-    entries = _finalise(found, problems)
+    entries = _finalise(found, problems, ws.root)
     problems = [" ".join(p.split()) for p in problems]
     return Discovery(entries, problems, ws.root if ws.used else None)
 
@@ -112,8 +112,9 @@ def _is_lms_zip(path: Path) -> bool:
     return recognise_names(unzip.names(path)) is not None
 
 
-def _finalise(found: list[Entry], problems: list[str]) -> list[Entry]:
-    """Sanitised, de-duplicated, unique ids in a deterministic (sorted) order."""
+def _finalise(found: list[Entry], problems: list[str], root: Path | None) -> list[Entry]:
+    """Safe, de-duplicated, unique ids (batch/ids.py: each the same whatever else is in the class), sorted;
+    a problem line for every id several submissions' names make, naming each original and its id."""
     seen: set[tuple[str, Path]] = set()
     unique: list[Entry] = []
     for e in found:
@@ -122,8 +123,23 @@ def _finalise(found: list[Entry], problems: list[str]) -> list[Entry]:
             problems.append(f"{e.path}: given more than once; graded once")
             continue
         seen.add(key)
-        unique.append(replace(e, student=sanitise(e.student)))
-    unique.sort(key=lambda e: (e.student.casefold(), e.student, e.source, e.original, str(e.path)))
-    ids = uniquify([e.student for e in unique])
+        unique.append(e)
+    unique.sort(key=lambda e: (sanitise(e.student).casefold(), e.student, e.source, e.original, str(e.path)))
+    ids = uniquify(assign([e.student for e in unique], [_origin(e, root) for e in unique]))
+    shared: dict[str, list[tuple[Entry, str]]] = {}
+    for e, sid in zip(unique, ids):
+        shared.setdefault(sanitise(e.student).casefold(), []).append((e, sid))
+    for group in shared.values():
+        if len(group) > 1:
+            problems.append(f"{len(group)} submissions make the id {sanitise(group[0][0].student)}: "
+                            + "; ".join(f"{e.original or e.student!r} is {sid}" for e, sid in group))
     entries = [replace(e, student=s) for e, s in zip(unique, ids)]
     return sorted(entries, key=lambda e: (e.student.casefold(), e.student))
+
+
+def _origin(e: Entry, root: Path | None) -> str:
+    """Where a submission came from, the same on every run and every machine (shards mount a class
+    anywhere): a path under the intake's temporary folder is taken below it, any other by its last parts."""
+    path = e.path
+    parts = path.relative_to(root).parts if root is not None and path.is_relative_to(root) else path.parts[-3:]
+    return "\0".join([e.source, e.original, *parts])

@@ -5,7 +5,8 @@ from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from rich.console import Console
-from rich.markup import escape
+
+from autograder.report.text import shown
 
 
 @contextmanager
@@ -25,6 +26,6 @@ def progress_bar(total: int, done: int = 0, *, enabled: bool = True,
         task = progress.add_task("grading", total=total, completed=done, last="")
 
         def advance(student: str) -> None:
-            progress.update(task, advance=1, last=escape(student))
+            progress.update(task, advance=1, last=shown(student))
 
         yield advance

@@ -141,7 +141,8 @@ def _digest(report_json: str) -> str:
 def _graph(data: dict | None) -> CaseGraph | None:
     if not data:
         return None
-    return CaseGraph(tuple(GraphNode(**{**n, "children": tuple(n["children"])}) for n in data["nodes"]))
+    return CaseGraph(tuple(GraphNode(**{**n, "children": tuple(n["children"])}) for n in data["nodes"]),
+                     origin=data.get("origin", ""), after=tuple(data.get("after", ())), step=data.get("step", ""))
 
 
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:

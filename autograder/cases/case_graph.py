@@ -13,6 +13,7 @@ from typing import Callable
 
 from autograder.cases.common import SYMBOL, fmt
 from autograder.cases.model import Case
+from autograder.cases.origin import with_origin
 from autograder.cases.random_graphs import forward
 from autograder.report.model import CaseGraph, GraphNode
 from autograder.tasks import OPS
@@ -53,7 +54,7 @@ def _annotated(case: Case, obs: dict, golden: dict, close) -> CaseGraph | None:
             wrong_data=data_got is not None and not _same(data_got, node.data, close)
             or (node.name == out and "out" in golden and data_got is None and "out" in obs),
             note=node.note))
-    return CaseGraph(tuple(annotated))
+    return with_origin(case, CaseGraph(tuple(annotated)), close)
 
 
 def _same(got, expected, close) -> bool:
@@ -74,8 +75,10 @@ def _local(p: dict) -> list[GraphNode]:
         leaves, args = [GraphNode("a", a)], [a, a]
     elif "b" in p:
         leaves, args = [GraphNode("a", a), GraphNode("b", p["b"])], [a, p["b"]]
-    elif "const" in p:
+    elif "const" in p:  # the number a leaf on the side it is written (3 * a: the reflected form)
         leaves, args = [GraphNode("a", a), GraphNode(fmt(p["const"]), p["const"])], [a, p["const"]]
+        if p.get("const_side") == "left":
+            leaves.reverse()
     else:
         leaves, args = [GraphNode("a", a)], [a]
     data = forward(op, args, p)

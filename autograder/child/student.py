@@ -54,8 +54,12 @@ class _Alias:
         module.__spec__ = self.real_spec  # the import system set the alias's spec on it
 
 
+OWN_NAMES = "own_packages.txt"  # beside micrograd/: the names the student's files import it by (submission/own_names.py)
+
+
 class Package:
-    """Top-level names of the student's files, and the files known to be broken."""
+    """Top-level names of the student's files, their own names for the package, and the files known
+    to be broken."""
 
     def __init__(self, package_dir, display):
         self.display = display
@@ -63,8 +67,10 @@ class Package:
         self.aliases = {}
         for name in _module_names(package_dir):
             top = name.partition(".")[0]
-            if top not in sys.stdlib_module_names and top not in sys.modules and top != "micrograd":
+            if _free(top):
                 self.aliases.setdefault(top, "micrograd." + top)
+        # `import my_micrograd`, `from crudgrad.engine import Value`: the package itself, and its modules
+        self.own = [n for n in _own_names(os.path.dirname(package_dir)) if _free(n) and n not in self.aliases]
 
     def mark_broken(self, module, message):
         entry = (self.display(module), message)
@@ -76,7 +82,24 @@ class Package:
             raise DependencyFailed(f"needs {name}, which {message}", name=fullname)
         if fullname in self.aliases:
             return importlib.machinery.ModuleSpec(fullname, _Alias(self.aliases[fullname]))
+        top, dot, rest = fullname.partition(".")
+        if top in self.own:
+            return importlib.machinery.ModuleSpec(fullname, _Alias("micrograd" + dot + rest))
         return None
+
+
+def _free(name):
+    """Can name stand for a student's module? (Not the standard library's, not one loaded, not micrograd.)"""
+    return name.isidentifier() and name not in sys.stdlib_module_names and name not in sys.modules \
+        and name != "micrograd"
+
+
+def _own_names(root):
+    try:
+        with open(os.path.join(root, OWN_NAMES), encoding="utf-8") as f:
+            return [line.strip() for line in f if line.strip()]
+    except OSError:
+        return []
 
 
 def _module_names(package_dir):

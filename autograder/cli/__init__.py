@@ -11,6 +11,7 @@ from pathlib import Path
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
 from autograder.errors import ExitCode, KitError, UserError
+from autograder.report.inert import inert
 from autograder.tasks import TASK_IDS, TITLE
 
 EXAMPLES = """\
@@ -23,8 +24,9 @@ examples:
   autograder grade class.zip --out grades/hw1      a class: gradebook, feedback, summary.html
   autograder grade class.zip --out s1 --shard 1/2   one shard of a class (then: autograder merge s1 s2 --out ...)
   autograder lms canvas grades/hw1 --gradebook export.csv   the grades as Canvas imports them
+  autograder lms push grades/hw1 --lti platform.toml   the scores straight into the LMS (LTI 1.3)
   autograder handout hw1-handout/       what students get (nothing hidden)
-  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE)
+  autograder export gradescope hw1.zip  a Gradescope autograder (also: otter DIR, nbgrader COURSE, prairielearn DIR)
   autograder exercises                  write exercises/ from solutions/
   autograder exercises --check          exit 1 if exercises/ is out of date
 """
@@ -125,7 +127,7 @@ INSTRUCTOR_MODULES = {"handout": "autograder.editions", "export": "autograder.ed
 
 # the editions `export` writes (the folder handout has its own command); kept here, not imported
 # from editions/, so that `--help` works in a student's handout, which ships no editions
-EDITION_NAMES = ("otter", "nbgrader", "gradescope")
+EDITION_NAMES = ("otter", "nbgrader", "gradescope", "prairielearn")
 
 
 def _handout(args) -> int:
@@ -285,10 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except UserError as err:  # every user's mistake, wherever it was found: one line
-        print(f"autograder: {err}", file=sys.stderr)
+        print(f"autograder: {inert(str(err))}", file=sys.stderr)  # it may name a student's file
         return ExitCode.USAGE_ERROR
     except KitError as err:
-        print(f"autograder: internal error of the kit (please report it): {err}", file=sys.stderr)
+        print(f"autograder: internal error of the kit (please report it): {inert(str(err))}", file=sys.stderr)
         return ExitCode.KIT_BUG
     except KeyboardInterrupt:
         print("autograder: interrupted", file=sys.stderr)

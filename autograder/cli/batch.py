@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from autograder.batch.exports import FORENSICS
@@ -26,6 +25,7 @@ from autograder.config import ConfigError, Rubric
 from autograder.errors import UserError
 from autograder.report.numbers import show
 from autograder.report.summary import forensics_intro, sandbox_levels
+from autograder.report.text import shown
 
 SHOW_ERRORS = 10
 SHOW_RETEACH = 5
@@ -56,7 +56,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         with tempfile.TemporaryDirectory(prefix="autograder-intake-") as workdir:
             found = discover([Path(p) for p in paths], Path(workdir))
             for problem in found.problems:
-                errors.print(f"[yellow]note:[/yellow] {escape(problem)}", soft_wrap=True)
+                errors.print(f"[yellow]note:[/yellow] {shown(problem)}", soft_wrap=True)
             if not found.entries:
                 return _usage(errors, f"no submissions found in {', '.join(map(str, paths))}")
             kwargs = {} if workers is None else {"workers": workers}
@@ -64,9 +64,9 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
             if part is not None:
                 mine = sum(part.owns(e.student) for e in found.entries)
                 errors.print(f"grading shard {part}: {mine} of {len(found.entries)} submission(s) into "
-                             f"{escape(str(out))}", soft_wrap=True)
+                             f"{shown(str(out))}", soft_wrap=True)
                 return _shard_done(console, grade_shard(found.entries, out, shard=part, **kwargs))
-            errors.print(f"grading {len(found.entries)} submission(s) into {escape(str(out))}", soft_wrap=True)
+            errors.print(f"grading {len(found.entries)} submission(s) into {shown(str(out))}", soft_wrap=True)
             result = grade_batch(found.entries, out, **kwargs)
     except (BatchInputError, StoreError, ConfigError, UserError) as err:
         return _usage(errors, str(err))
@@ -74,7 +74,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         return 130  # grade_batch said what is kept and how to resume
     except KeyboardInterrupt:
         errors.print(f"autograder: interrupted; run the same command again to finish "
-                     f"(what was graded is kept in {escape(str(out / STORE_NAME))})", soft_wrap=True)
+                     f"(what was graded is kept in {shown(str(out / STORE_NAME))})", soft_wrap=True)
         return 130
     print_class_summary(result, graded_now=(result.graded, result.reused), console=console)
     return 1 if result.ungradable else 0
@@ -85,7 +85,7 @@ def _shard_done(console: Console, result: ShardResult) -> int:
     console.print(f"shard {result.shard}: {len(result.rows)} of {result.class_size} submission(s) "
                   f"({result.graded} graded now); {len(bad)} could not be graded.", soft_wrap=True)
     console.print(f"When every shard is done: autograder merge SHARD_OUT... --out DIR "
-                  f"(this one is {escape(str(result.out_dir))})", soft_wrap=True)
+                  f"(this one is {shown(str(result.out_dir))})", soft_wrap=True)
     return 1 if bad else 0
 
 
@@ -111,10 +111,10 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
     table.add_row("graded", str(s["graded"]))
     table.add_row("could not be graded", f"[red]{s['ungradable']}[/red]" if s["ungradable"] else "0")
     table.add_row("mean score", f"{show(s['mean'])} / {show(s['max_score'])}" if s["mean"] is not None else "–")
-    table.add_row("sandbox", escape(sandbox_levels(s)))
+    table.add_row("sandbox", shown(sandbox_levels(s)))
     console.print(table)
     for note in s["sandbox_notes"]:
-        console.print(f"[dim]note: {escape(note)}[/dim]", soft_wrap=True)
+        console.print(f"[dim]note: {shown(note)}[/dim]", soft_wrap=True)
     tasks = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for name in ("task", "pass rate", "passed"):
         tasks.add_column(name, justify="left" if name == "task" else "right")
@@ -124,7 +124,7 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
     if s["diagnoses"]:  # what to reteach: the classic mistakes named, most frequent first
         console.print("\n[bold]What to reteach[/bold] (the classic mistakes named; who made them: summary.md)")
         for row in s["diagnoses"][:SHOW_RETEACH]:
-            console.print(f"  {escape(row['says'])}", soft_wrap=True)
+            console.print(f"  {shown(row['says'])}", soft_wrap=True)
         if len(s["diagnoses"]) > SHOW_RETEACH:
             console.print(f"  … and {len(s['diagnoses']) - SHOW_RETEACH} more in summary.md")
     if "forensics" in s:  # a class graded with variants: whose variant each submission solves
@@ -136,7 +136,7 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
             console.print(f"  (the numbers of each{'' if len(flags) <= SHOW_RETEACH else ', and the rest'}: "
                           f"{escape(str(result.out_dir / FORENSICS))})", soft_wrap=True)
     for row in result.ungradable[:SHOW_ERRORS]:
-        console.print(f"[red]could not grade[/red] {escape(row.student)}: {escape(row.report.error or '')}")
+        console.print(f"[red]could not grade[/red] {shown(row.student)}: {shown(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:
         console.print(f"… and {len(result.ungradable) - SHOW_ERRORS} more: see the error column of the gradebook")
     if result.retryable:
@@ -147,9 +147,9 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
                  f"Wrote reports to {w.reports}{os.sep} and feedback pages to {w.feedback}{os.sep}",
                  f"Wrote class summary to {w.summary_html}, {w.summary_md.name}, {w.summary_json.name} and "
                  f"{w.histogram.name}"):
-        console.print(escape(line), soft_wrap=True)
+        console.print(shown(line), soft_wrap=True)
 
 
 def _usage(errors: Console, message: str) -> int:
-    errors.print(f"autograder: {escape(message)}", soft_wrap=True)
+    errors.print(f"autograder: {shown(message)}", soft_wrap=True)
     return 2

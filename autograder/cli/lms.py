@@ -1,17 +1,21 @@
-"""`autograder lms canvas|moodle OUT ...`: the grade files an LMS imports, from a grade output folder."""
+"""`autograder lms canvas|moodle OUT ...`: the grade files an LMS imports, from a grade output folder;
+`autograder lms push|jwk`: the scores straight into the LMS by LTI 1.3 (lms_push.py)."""
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from autograder.cli import lms_push
 from autograder.errors import ExitCode
 from autograder.lms.canvas import canvas_import
-from autograder.lms.graded import LmsError, read_graded
+from autograder.lms.graded import read_graded
+from autograder.lms.grades import check_late_penalty, late_and_ungraded
 from autograder.lms.moodle import moodle_import
+from autograder.report.inert import inert
 
 
 def add_parser(sub) -> None:
-    lms = sub.add_parser("lms", help="grade files Canvas or Moodle import, from a `grade --out` folder")
+    lms = sub.add_parser("lms", help="grades for Canvas or Moodle: files to import, or pushed by LTI 1.3")
     which = lms.add_subparsers(dest="lms", required=True, metavar="LMS")
     canvas = which.add_parser("canvas", help="OUT/canvas-import.csv: your Canvas gradebook export, this assignment filled")
     canvas.add_argument("out", type=Path, help="the folder `autograder grade ... --out` wrote")
@@ -22,6 +26,7 @@ def add_parser(sub) -> None:
     moodle.add_argument("--worksheet", type=Path, required=True,
                         help="the assignment's offline grading worksheet (Download grading worksheet)")
     lms.set_defaults(run=run)
+    lms_push.add_parsers(which)
     for p in (canvas, moodle):
         p.add_argument("--percent", action="store_true", help="write percentages instead of points")
         p.add_argument("--late-penalty", type=float, default=0.0, metavar="PERCENT",
@@ -29,8 +34,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0 <= args.late_penalty <= 100:
-        raise LmsError(f"--late-penalty must be a percentage between 0 and 100, not {args.late_penalty:g}")
+    check_late_penalty(args.late_penalty)
     graded = read_graded(args.out)
     options = {"percent": args.percent, "late_penalty": args.late_penalty}
     if args.lms == "canvas":
@@ -47,16 +51,10 @@ def run(args: argparse.Namespace) -> int:
         if not result.comments:
             print("note: the worksheet has no 'Feedback comments' column (feedback comments are off): "
                   "grades only; the feedback pages are in the zip")
-    late = [g.student for g in result.filled if g.late]
-    if late:
-        how = (f"{args.late_penalty:g}% taken off" if args.late_penalty
-               else "flagged, not penalised; --late-penalty PERCENT takes points off")
-        print(f"late ({how}): {', '.join(late)}")
-    errors = [g.student for g in result.filled if g.status == "error"]
-    if errors:
-        print(f"could not be graded (their grade is what the report says, usually 0: read it): {', '.join(errors)}")
+    for line in late_and_ungraded(result.filled, args.late_penalty):
+        print(inert(line))
     for g, why in result.kept:
-        print(f"left as it was: {g.student}: {why}")
+        print(inert(f"left as it was: {g.student}: {why}"))
     for g, why in result.unmatched:
-        print(f"not written: {g.student}: {why}")
+        print(inert(f"not written: {g.student}: {why}"))
     return ExitCode.FAILED if result.unmatched else ExitCode.OK

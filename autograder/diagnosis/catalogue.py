@@ -1,7 +1,7 @@
 """The classic backprop mistakes the kit can name: one id and one sentence with the fix each.
 
 The ids the design fixes come first; the kit's own follow. A mistake is named only when
-one of its models (reference/mistakes/models.py: the lecture's engine with that one piece
+one of its models (reference/mistakes/models/: the lecture's engine with that one piece
 wrong) predicts every observation of the failing task, or, for `wrong_local_derivative`,
 when the closure's probes show the chain rule right and the local derivative wrong
 (diagnosis/local_derivative.py). The order is the order of precedence in a report.
@@ -62,6 +62,9 @@ MESSAGES = MappingProxyType({
     "closure_does_nothing": "{op}'s _backward changes no grad: attach the closure to its node after defining it, "
                             "`out._backward = _backward` (without that the node keeps the default, which does "
                             "nothing), and check that its body adds to the grads.",
+    "closure_on_operand": "{op}'s closure is attached to its operand (`self._backward = _backward`), not to the "
+                          "node it belongs to: the node keeps the default that does nothing, and the operand "
+                          "loses its own closure. Attach it to the result, `out._backward = _backward`.",
     "number_not_wrapped": "a plain number reaches {op} as it is (as in `a {op} 3`), and a number has no .data: "
                           "wrap it first, `other = other if isinstance(other, Value) else Value(other)`; `3 {op} a` "
                           "then works through `{reflected}` (`return self {op} other`).",
@@ -78,6 +81,11 @@ MESSAGES = MappingProxyType({
     "no_topological_order": "backward() calls a node's _backward as soon as it reaches it, once per path from the "
                             "output, so a node shared by two paths passes its grad on before it is complete: walk "
                             "a topological order (each node once, after every node that uses it).",
+    "append_outside_visited": "`topo.append(v)` is outside build_topo's `if v not in visited` check: a node "
+                              "reached along two paths is listed, and back-propagated, twice. Append it inside "
+                              "the check, after its children.",
+    "grad_for_data": "{op}'s _backward uses a `.grad` where its local derivative needs a `.data`: the local "
+                     "derivative is {formula}, made of the numbers of the forward pass, not of grads.",
     "visited_by_value": "build_topo remembers numbers, not nodes: a second node holding the same number is "
                         "skipped. Put the nodes themselves in `visited`.",
     "layer_list_for_one": "a layer of one neuron returns a list of one: return that Value itself "
@@ -134,6 +142,7 @@ RETEACH = MappingProxyType({
     "wrong_activation": "use the wrong activation, or on the wrong layers",
     "mse_not_mean": "sum the squared errors instead of averaging them",
     "closure_does_nothing": "never attach the closure to its node (`out._backward = _backward`)",
+    "closure_on_operand": "attach the closure to the operand (`self._backward`) instead of `out`",
     "number_not_wrapped": "pass plain numbers into an operation unwrapped",
     "reflected_op_missing": "leave out the reflected operation (`3 + a`, `3 * a`)",
     "seed_accumulates": "seed the output's grad with `+= 1`",
@@ -141,6 +150,8 @@ RETEACH = MappingProxyType({
     "backward_only_root": "call only the output's _backward",
     "closures_not_called": "never call the closures in backward() (`v._backward` without `()`)",
     "no_topological_order": "walk the graph once per path instead of in topological order",
+    "append_outside_visited": "append to topo outside the visited check",
+    "grad_for_data": "use a `.grad` where the local derivative needs a `.data`",
     "visited_by_value": "mark numbers as visited instead of nodes",
     "layer_list_for_one": "return a list of one from a one-neuron layer",
     "layer_first_neuron_only": "return after the first neuron",

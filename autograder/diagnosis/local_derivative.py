@@ -6,6 +6,11 @@ it gave d, with out.grad 2 it gave 2d, from a grad of 1 it gave 1 + d. Then it s
 out.grad and adds, as it should, and d is its local derivative: wrong where it differs from
 the right one (the lecture engine's probes, in the golden's predictions). The forward value
 must be right everywhere, or the closure may be fine and only fed a wrong output.
+
+The probes are evidence only where some d is not 0: a closure that changes no grad at all
+(attached to the inputs instead of `out`, skipped by a gate) gives 0, 0 and 1 everywhere, which
+pass the scales-and-adds test trivially and say nothing about its derivative. One that scales
+and adds somewhere, and gives 0 where the derivative is not (int(k) for k = 0.5), is named.
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ def fits(runs: list[tuple[str, dict, dict, dict]], close) -> bool:
     probed = [(obs.get(PROBE), right.get(PROBE)) for program, obs, _, right in runs if program == LOCAL]
     if not probed or any(not isinstance(p, list) or not isinstance(r, list) or len(p) != len(r) for p, r in probed):
         return False
-    wrong = False
+    wrong = moved = False
     for seen, right in probed:
         if not all(_number(x) for x in seen):
             return False
@@ -35,7 +40,8 @@ def fits(runs: list[tuple[str, dict, dict, dict]], close) -> bool:
         if not all(close(s, 2 * x) and close(a, 1 + x) for x, s, a in zip(d, scaled, added)):
             return False
         wrong = wrong or not all(close(x, y) for x, y in zip(d, right[:n]))
-    return wrong
+        moved = moved or not all(close(x, 0.0) for x in d)
+    return wrong and moved
 
 
 def _number(x) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol
 
 from autograder.config import Rubric
-from autograder.editions import gradescope, handout, nbgrader, otter
+from autograder.editions import gradescope, handout, nbgrader, otter, prairielearn
 
 __all__ = ["EDITIONS", "Edition", "edition"]
 
@@ -26,10 +26,11 @@ class Edition(Protocol):
         """Write the edition at dest (new or empty); return the files written. Raises a UserError
         (one line) for a destination or rubric it can't use, and writes nothing half-done.
         options, each used by the editions that need it and ignored by the others:
-        assignment (the assignment's id, nbgrader), hidden_visibility (when Gradescope shows hidden cases)."""
+        assignment (the assignment's id: nbgrader, prairielearn), hidden_visibility (when Gradescope shows hidden cases)."""
 
 
-EDITIONS: tuple[Edition, ...] = (handout.EDITION, otter.EDITION, nbgrader.EDITION, gradescope.EDITION)
+EDITIONS: tuple[Edition, ...] = (handout.EDITION, otter.EDITION, nbgrader.EDITION, gradescope.EDITION,
+                                 prairielearn.EDITION)
 
 
 def edition(name: str) -> Edition:

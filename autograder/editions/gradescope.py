@@ -57,7 +57,7 @@ def build_zip(rubric: Rubric, *, hidden_visibility: str = "after_published", stu
         _add(zf, "setup.sh", (TEMPLATES / "setup.sh").read_bytes(), 0o755)
         _add(zf, "run_autograder", (TEMPLATES / "run_autograder").read_bytes(), 0o755)
         _add(zf, "requirements.txt", grading_requirements(rubric).encode())
-        for path in _kit_files():
+        for path in kit_files():
             _add(zf, f"kit/autograder/{path.relative_to(PACKAGE).as_posix()}", path.read_bytes())
         _add(zf, "secret/assignment.toml", rubric_toml(rubric, with_seed=True).encode(), 0o600)
         if students is None:
@@ -69,7 +69,8 @@ def build_zip(rubric: Rubric, *, hidden_visibility: str = "after_published", stu
     return buffer.getvalue()
 
 
-def _kit_files() -> list[Path]:
+def kit_files() -> list[Path]:
+    """The grader's own files (autograder/, no torch adapter, no public goldens): what a platform's image runs."""
     out = []
     for folder, dirs, files in os.walk(PACKAGE):
         dirs[:] = sorted(d for d in dirs if d not in LEFT_OUT)

@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import importlib
 import math
+from pathlib import Path
 
 from autograder.cases.model import Case
 from autograder.errors import KitError
 from autograder.child.programs import ABOUT, DIAGNOSTIC  # observations no golden holds
 
 PROGRAMS = "autograder.child.programs"
+_MISTAKES_DIR = Path(__file__).resolve().parents[2] / "reference" / "mistakes"
 CROSS_REL, CROSS_ABS = 1e-9, 1e-12
 # a golden's entry holding what each classic mistake would observe (reference/mistakes): never
-# compared, never scored; the diagnosis reads it. A model that raised is {RAISES: 1.0}.
+# compared, never scored; the diagnosis reads it. A model that raised is {RAISES: 1.0, "raises.TypeError": 1.0}.
 MISTAKES = "mistakes"
 RAISES = "raises"
 
@@ -61,15 +63,28 @@ def _bound(api, case: Case):
 
 
 def _predictions(case: Case, models) -> dict[str, dict]:
-    """What each model observes on the case: its observations (the DIAGNOSTIC ones kept), or {RAISES: 1.0}."""
+    """What each model observes on the case: its observations (the DIAGNOSTIC ones kept), or, when it
+    raised, {RAISES: 1.0, "raises.<its exception's type>": 1.0, "raises.at.engine" or "raises.at.case": 1.0}:
+    what kind of error, and where (inside the mistaken engine, or in the case's own code, as `3 + a` fails
+    where no __radd__ is found)."""
     run = program(case.program)
     out = {}
     for model in models:
         try:
             out[model.key] = _plain(run(model.api(), case.params), case.id, keep=DIAGNOSTIC)
-        except Exception:  # a mistaken engine may well raise: that too is a prediction
-            out[model.key] = {RAISES: 1.0}
+        except Exception as exc:  # a mistaken engine may well raise: that too is a prediction, of its kind
+            out[model.key] = {RAISES: 1.0, f"{RAISES}.{type(exc).__name__}": 1.0, f"{RAISES}.at.{_where(exc)}": 1.0}
     return out
+
+
+def _where(exc: BaseException) -> str:
+    """"engine" when the error went through the mistaken engine's code (reference/mistakes/), else "case"."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if _MISTAKES_DIR in Path(tb.tb_frame.f_code.co_filename).resolve().parents:
+            return "engine"
+        tb = tb.tb_next
+    return "case"
 
 
 def _torch_api():

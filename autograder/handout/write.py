@@ -30,7 +30,8 @@ _SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "v
 # torch adapter, a complete engine of its own (selfcheck needs it); batch grading,
 # the LMS layouts and grade files, the handout writer and the exercise generator are the
 # instructor's (the CLI says so if a student tries them). tests/handout checks the set.
-_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms", "gradescope", "notebooks"}
+_INSTRUCTOR_ONLY = {"engines", "selfcheck.py", "batch", "handout", "exercises", "editions", "lms", "gradescope", "notebooks",
+                    "prairielearn"}
 
 
 def _skip(folder: str, names: list[str]) -> set[str]:
@@ -38,7 +39,7 @@ def _skip(folder: str, names: list[str]) -> set[str]:
     if Path(folder) == paths.KIT_ROOT / "autograder":
         skipped |= _INSTRUCTOR_ONLY & set(names)
     if Path(folder) == paths.KIT_ROOT / "autograder" / "cli":
-        skipped |= {"batch.py", "lms.py"} & set(names)  # `grade --out` and `lms`: an instructor's commands
+        skipped |= {"batch.py", "lms.py", "lms_push.py"} & set(names)  # `grade --out`, `lms`: an instructor's commands
     if Path(folder) == paths.KIT_ROOT / "autograder" / "variants":
         skipped.add("ids.py")  # a batch's: which LMS id a variant is drawn from
     if Path(folder) == _TEMPLATES.parent:

@@ -1,4 +1,5 @@
-"""The class's grades as an `autograder grade --out OUT` run left them, read back from OUT/gradebook.csv."""
+"""The class's grades as an `autograder grade --out OUT` run left them, read back from OUT/gradebook.csv
+(its spreadsheet guards undone: an id that begins with +, - or @ comes back as the kit wrote it)."""
 from __future__ import annotations
 
 import csv
@@ -8,10 +9,11 @@ from pathlib import Path
 
 from autograder.batch.exports import GRADEBOOK
 from autograder.errors import UserError
+from autograder.report.csv_report import unguard
 
 # the LMS's own id at the end of a student id that the download's names gave: "obrien_mary_12345",
-# "Ada_Lovelace_42" (and "-2" where two downloads gave one id twice)
-LMS_ID = re.compile(r"_(?P<id>\d+)(?:-\d+)?$")
+# "Ada_Lovelace_42" (and "~3f2a9c" where another name made the same id: batch/ids.py; "-2" from earlier kits)
+LMS_ID = re.compile(r"_(?P<id>\d+)(?:-\d+|~[0-9a-f]{6})?$")
 
 
 class LmsError(UserError):
@@ -45,7 +47,7 @@ def read_graded(out: Path) -> list[Graded]:
         raise LmsError(f"{out}: no {GRADEBOOK} here: give the folder `autograder grade ... --out` wrote")
     try:
         rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
-        return [Graded(r["student"], float(r["score"]), float(r["max_score"]), r["status"], r["error"],
-                       r["late"] == "yes", r["source"]) for r in rows]
+        return [Graded(unguard(r["student"]), float(r["score"]), float(r["max_score"]), r["status"],
+                       unguard(r["error"]), r["late"] == "yes", unguard(r["source"])) for r in rows]
     except (KeyError, ValueError, csv.Error, UnicodeDecodeError) as err:
         raise LmsError(f"{path}: not a gradebook the kit wrote ({err.__class__.__name__}: {err})") from None

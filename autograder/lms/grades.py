@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.lms.graded import Graded
+from autograder.lms.graded import Graded, LmsError
 
 
 @dataclass(frozen=True)
@@ -32,3 +32,24 @@ def parse_number(cell: str) -> float | None:
         return float(cell.strip().replace(",", "")) if cell.strip() else None
     except ValueError:
         return None
+
+
+def check_late_penalty(percent: float) -> float:
+    if not 0 <= percent <= 100:
+        raise LmsError(f"--late-penalty must be a percentage between 0 and 100, not {percent:g}")
+    return percent
+
+
+def late_and_ungraded(students: list[Graded], late_penalty: float) -> list[str]:
+    """The lines every LMS command prints about what it wrote: who was late (and what that cost), and
+    who could not be graded."""
+    lines = []
+    late = [g.student for g in students if g.late]
+    if late:
+        how = (f"{late_penalty:g}% taken off" if late_penalty
+               else "flagged, not penalised; --late-penalty PERCENT takes points off")
+        lines.append(f"late ({how}): {', '.join(late)}")
+    errors = [g.student for g in students if g.status == "error"]
+    if errors:
+        lines.append(f"could not be graded (their grade is what the report says, usually 0: read it): {', '.join(errors)}")
+    return lines

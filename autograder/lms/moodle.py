@@ -14,17 +14,16 @@ participant from the second part, the plugin from the third and fourth.
 from __future__ import annotations
 
 import io
-import json
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.batch.exports import FEEDBACK, REPORTS
+from autograder.batch.exports import FEEDBACK
 from autograder.files import write_bytes_atomic
+from autograder.lms.comment import short_comment
 from autograder.lms.graded import LMS_ID, Graded, LmsError
 from autograder.lms.grades import Scale, parse_number
 from autograder.lms.table import Table, read_table
-from autograder.report.numbers import show
 
 WHAT = "a Moodle grading worksheet"
 GRADES, FEEDBACK_ZIP = "moodle-grades.csv", "moodle-feedback.zip"
@@ -43,19 +42,7 @@ class Filled:
 
 def comment(out: Path, g: Graded) -> str:
     """One paragraph for Moodle's feedback comments: the score, the tasks that lost points."""
-    text = f"backprop-kit: {show(g.score)}/{show(g.max_score)}."
-    try:
-        tasks = json.loads((Path(out) / REPORTS / f"{g.student}.json").read_text(encoding="utf-8"))["tasks"]
-        short = [f"{t['id']} {show(t['score'])}/{show(t['max_score'])}" for t in tasks if t["score"] < t["max_score"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        short = []
-    if short:
-        text += " Points lost in: " + ", ".join(short) + "."
-    if g.error:
-        text += f" {g.error}"
-    if g.late:
-        text += " Submitted late."
-    return text + " The feedback file says what was expected and why."
+    return short_comment(out, g) + " The feedback file says what was expected and why."
 
 
 def fill_moodle(out: Path, table: Table, graded: list[Graded], *, percent: bool = False,

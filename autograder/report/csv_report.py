@@ -1,8 +1,12 @@
 """The class gradebook as CSV: one row per submission, one score column per task.
 
+The last column names each submission as the download did (a file or folder name): every id
+the kit made from a name (batch/ids.py) is listed beside its original.
 Written with the csv module (every quote, comma and newline quoted properly),
 in UTF-8. A text cell that a spreadsheet would run as a formula (=, +, -, @ ...) gets a
-leading apostrophe: error messages can carry text a student wrote.
+leading apostrophe: error messages can carry text a student wrote. The guard is reversible
+(a cell that begins with an apostrophe gets one more), so `unguard` gives back every id as it was:
+the LMS commands read the student ids back from this file (lms/graded.py).
 """
 from __future__ import annotations
 
@@ -10,13 +14,15 @@ import csv
 import io
 from typing import Iterable, Protocol, Sequence
 
+from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
 from autograder.tasks import TASK_IDS
 
 FIXED_BEFORE = ("student", "score", "max_score")
-FIXED_AFTER = ("status", "error", "late", "source", "sandbox")
+FIXED_AFTER = ("status", "error", "late", "source", "sandbox", "original")  # original: its name(s) in the download
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+GUARD = "'"
 
 
 class GradebookRow(Protocol):
@@ -24,6 +30,7 @@ class GradebookRow(Protocol):
     report: Report
     late: bool | None
     source: str
+    original: str         # what the submission was called where it came from: the id made from it may differ
 
 
 def task_columns(reports: Iterable[Report]) -> list[str]:
@@ -41,7 +48,7 @@ def render_gradebook(rows: Sequence[GradebookRow]) -> str:
     writer.writerow([*FIXED_BEFORE, *tasks, *FIXED_AFTER, *(["variant"] if variants else [])])
     for row in rows:
         variant = row.report.variant
-        writer.writerow(gradebook_cells(row, tasks) + ([safe_text(variant.label if variant else "")] if variants else []))
+        writer.writerow(gradebook_cells(row, tasks) + ([guard(variant.label if variant else "")] if variants else []))
     return out.getvalue()
 
 
@@ -49,15 +56,16 @@ def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:
     report = row.report
     scores = {t.id: t.score for t in report.tasks}
     return [
-        safe_text(row.student),
+        guard(row.student),
         number(report.score),
         number(report.max_score),
         *(number(scores[t]) if t in scores else "" for t in tasks),
         "error" if report.error else "graded",
-        safe_text(report.error or ""),
+        guard(report.error or ""),
         "" if row.late is None else ("yes" if row.late else "no"),
-        safe_text(row.source),
-        safe_text(report.sandbox),
+        guard(row.source),
+        guard(report.sandbox),
+        guard(row.original),
     ]
 
 
@@ -66,7 +74,13 @@ def number(x: float) -> str:
     return show(x)
 
 
-def safe_text(value: str) -> str:
-    """A cell a spreadsheet shows as text: a leading apostrophe on what would start a formula."""
-    value = str(value)
-    return "'" + value if value.startswith(_FORMULA_START) else value
+def guard(value: str) -> str:
+    """value as a cell no spreadsheet runs as a formula and with no character that acts (inert.py);
+    unguard(guard(v)) == v for every v without such characters (every student id: batch/ids.py)."""
+    value = inert(value)
+    return GUARD + value if value.startswith((*_FORMULA_START, GUARD)) else value
+
+
+def unguard(cell: str) -> str:
+    """The value a guarded cell was made from (one leading apostrophe is the guard's)."""
+    return cell.removeprefix(GUARD)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 
-from autograder.report.csv_report import safe_text
+from autograder.report.csv_report import guard
 
 COLUMNS = ("student", "own_variant", "solves_variant_of", "their_variant", "evidence")
 
@@ -19,6 +19,6 @@ def render_forensics(forensics: dict) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(COLUMNS)
     for flag in forensics["flags"]:
-        writer.writerow([safe_text(flag["student"]), safe_text(flag["own"]), safe_text(";".join(flag["sources"])),
-                         safe_text(flag["source_variant"]), safe_text(flag["evidence"])])
+        writer.writerow([guard(flag["student"]), guard(flag["own"]), guard(";".join(flag["sources"])),
+                         guard(flag["source_variant"]), guard(flag["evidence"])])
     return out.getvalue()

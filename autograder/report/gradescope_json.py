@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
 from autograder.report.task_text import explain_task
@@ -28,7 +29,7 @@ def results_json(report: Report, *, execution_time: float = 0.0, hidden_visibili
             "score": task.score,
             "max_score": task.max_score,
             "status": "passed" if passed else "failed",
-            "output": _task_output(report, task),
+            "output": inert(_task_output(report, task)),
             "output_format": "text",
             "tags": [task.id],
             "visibility": "visible",
@@ -43,8 +44,8 @@ def results_json(report: Report, *, execution_time: float = 0.0, hidden_visibili
                 "score": 0.0,
                 "max_score": 0.0,
                 "status": "passed" if ok == len(hidden) else "failed",
-                "output": f"{ok} of {len(hidden)} hidden cases passed (they count in the score of "
-                          f"{task.id} above)." + "".join(f"\n  - {k}" for k in kinds),
+                "output": inert(f"{ok} of {len(hidden)} hidden cases passed (they count in the score of "
+                                f"{task.id} above)." + "".join(f"\n  - {k}" for k in kinds)),
                 "output_format": "text",
                 "tags": [task.id, "hidden"],
                 "visibility": hidden_visibility,
@@ -52,7 +53,7 @@ def results_json(report: Report, *, execution_time: float = 0.0, hidden_visibili
     return {
         "score": report.score,
         "execution_time": max(0, round(execution_time)),
-        "output": _summary(report),
+        "output": inert(_summary(report)),  # shown on a page: nothing in it acts
         "output_format": "text",
         "stdout_visibility": "hidden",
         "tests": tests,

@@ -1,14 +1,15 @@
 """`autograder check --graph DIR`: one picture per failing public case that has a graph.
 
-DIR/<task>--<case>.svg, drawn by report/graph_svg.py; without graphviz, DIR/<task>--<case>.txt
-with the same graph in words (and the reason said once, by the caller).
+DIR/<task>--<case>.svg, drawn by report/graph_svg.py to fit a window 1280 px wide (where only a part
+of a big graph fits, the whole graph in words beside it, DIR/<task>--<case>.txt); without graphviz,
+the .txt alone (and the reason said once, by the caller).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from autograder.files import write_bytes_atomic
-from autograder.report import graph_svg
+from autograder.report import graph_fit, graph_svg
 from autograder.report.model import Report
 
 
@@ -23,11 +24,12 @@ def write_graphs(report: Report, folder: Path) -> list[Path]:
                 continue
             name = case.id.replace("/", "--")
             title = f"{case.id}: {case.message}"
-            picture = graph_svg.svg(case.graph, title) if drawn else None
-            if picture is not None:
-                path, text = folder / f"{name}.svg", picture + "\n"
-            else:  # no graphviz here, or dot refused this one: the graph in words
-                path, text = folder / f"{name}.txt", "\n".join([title, *graph_svg.text(case.graph)]) + "\n"
-            write_bytes_atomic(path, text.encode("utf-8"))
-            written.append(path)
+            picture = graph_svg.pictures([(case.graph, title)], graph_fit.FILE_PX)[0] if drawn else None
+            words = "\n".join([title, *graph_svg.text(case.graph)]) + "\n"
+            files = [(folder / f"{name}.txt", words)]  # no graphviz here, or dot refused this one: in words
+            if picture is not None:  # and beside a part of the graph, the whole graph in words
+                files = [(folder / f"{name}.svg", picture.svg + "\n")] + (files if picture.part else [])
+            for path, text in files:
+                write_bytes_atomic(path, text.encode("utf-8"))
+                written.append(path)
     return written

@@ -8,7 +8,7 @@ leak a hidden case's message, details, title or id.
 """
 from __future__ import annotations
 
-from autograder.report import graph_svg
+from autograder.report import graph_fit, graph_svg
 from autograder.report.grouping import same_problems
 from autograder.report.task_text import variant_line
 from autograder.report.jinja_env import template
@@ -16,7 +16,6 @@ from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
 
 GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
-WIDE_PX = 1100       # a picture wider than this keeps its size and scrolls; a narrower one fits the page
 
 TEMPLATE = "feedback.html.j2"
 
@@ -54,10 +53,11 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
         for case in with_graph[GRAPHS_PER_TASK:]:
             case["graph"] = None
         chosen += with_graph[:GRAPHS_PER_TASK]
-    pictures = graph_svg.svgs([(case["graph"]["model"], case["graph"]["title"]) for case in chosen])
-    for case, svg in zip(chosen, pictures):
+    pictures = graph_svg.pictures([(case["graph"]["model"], case["graph"]["title"]) for case in chosen],
+                                  graph_fit.PAGE_PX)
+    for case, picture in zip(chosen, pictures):
         graph = case["graph"]
-        graph.update(svg=svg, wide=svg is not None and graph_svg.width_px(svg) > WIDE_PX)
+        graph.update(svg=picture.svg if picture else None, part=picture is not None and picture.part)
         del graph["model"]
     return tasks
 
@@ -110,7 +110,8 @@ def _graph(case: CaseResult) -> dict | None:
     if case.graph is None or case.visibility != "public":
         return None
     return {"model": case.graph, "title": f"{case.id}: the wrong numbers in red",
-            "text": "\n".join(graph_svg.text(case.graph)), "wrong": list(case.graph.wrong)}
+            "text": "\n".join(graph_svg.text(case.graph)), "wrong": list(case.graph.wrong),
+            "origin": case.graph.origin, "after": list(case.graph.after)}
 
 
 def _num(x: float) -> str:

@@ -1,12 +1,14 @@
 """The HTML pages' templates (report/templates/), compiled once per process, autoescape on.
 
-Every {{ }} in a template is text, whatever a student's code put in it; the one filter that makes
-markup, `code`, escapes first.
+Every {{ }} in a template is text, whatever a student's code put in it, with nothing in it that acts
+(finalize: report/inert.py); the one filter that makes markup, `code`, escapes first.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+
+from autograder.report.inert import inert
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -24,15 +26,25 @@ def template(name: str):
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,
+        finalize=_inert,
     )
     env.filters["code"] = code_spans
     return env.get_template(name)
+
+
+def _inert(value):
+    """Every {{ }}'s text with nothing that acts in a page (bidi overrides, controls: report/inert.py);
+    markup the kit made (a graph's SVG, `code` spans) is the kit's own."""
+    import markupsafe
+
+    return value if isinstance(value, markupsafe.Markup) or not isinstance(value, str) else inert(value)
 
 
 def code_spans(text: str):
     """text escaped, its `backticked` parts as <code> (the kit's own sentences: the likely mistake)."""
     import markupsafe
 
+    text = inert(text)
     parts = str(markupsafe.escape(text)).split("`")
     if len(parts) % 2 == 0:  # an unpaired backtick: plain text
         return markupsafe.escape(text)

@@ -11,7 +11,10 @@ SCHEMA history:
      (autograder/diagnosis/catalogue.py lists the ids); [] when none fits, always [] for a task that passed;
      cases[graph]: a failed public case's graph as the feedback draws it, {nodes: [{name, data, op,
      children, grad, expected, data_got, wrong_grad, wrong_data, note}]} (null otherwise)
-  (3, unchanged for a course without [variants]) variant: present only for a report graded against a
+  4: cases[graph] also {origin, after, step}: the node whose own step is the first wrong one ("" when
+     the numbers don't single one out), the wrong nodes wrong only because of it, and the sentence
+     saying so (autograder/cases/origin.py)
+  (4, unchanged for a course without [variants]) variant: present only for a report graded against a
      student's variant: {student, op, constant, activation, seed, label}; and forensic_samples, when a
      batch graded it: [{op, out, grad}] (what its extra operations gave at forensics' inputs, never scored)
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
@@ -23,9 +26,10 @@ import json
 
 from dataclasses import asdict
 
+from autograder.report.inert import inert_json
 from autograder.report.model import CaseGraph, Report
 
-SCHEMA = 3
+SCHEMA = 4
 
 
 def report_dict(report: Report) -> dict:
@@ -75,8 +79,9 @@ def report_dict(report: Report) -> dict:
 def graph_dict(graph: CaseGraph | None) -> dict | None:
     if graph is None:
         return None
-    return {"nodes": [{**asdict(n), "children": list(n.children)} for n in graph.nodes]}
+    return {"nodes": [{**asdict(n), "children": list(n.children)} for n in graph.nodes],
+            "origin": graph.origin, "after": list(graph.after), "step": graph.step}
 
 
 def render_json(report: Report) -> str:
-    return json.dumps(report_dict(report), indent=2, ensure_ascii=False) + "\n"
+    return inert_json(json.dumps(report_dict(report), indent=2, ensure_ascii=False)) + "\n"

@@ -38,6 +38,9 @@ class GraphNode:
 class CaseGraph:
     """A case's graph as the kit built it (never read from student objects), with the numbers marked."""
     nodes: tuple[GraphNode, ...]
+    origin: str = ""              # the node whose own step is the first wrong one (cases/origin.py), "" if none is singled out
+    after: tuple[str, ...] = ()   # the wrong nodes below it that are wrong only because of it
+    step: str = ""                # the sentence that says so ("the first wrong step is at n2 = x0 * x1: ...")
 
     @property
     def wrong(self) -> tuple[str, ...]:

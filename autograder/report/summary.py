@@ -33,6 +33,7 @@ from typing import Sequence
 from autograder.diagnosis.catalogue import RETEACH
 from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
+from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
 from autograder.tasks import VARIANT_OPS
@@ -196,7 +197,7 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
         lines += [f"- {line}" for line in summary["sandbox_notes"]]
     if histogram_file:
         lines += ["", f"![score histogram]({histogram_file})"]
-    return "\n".join(lines) + "\n"
+    return inert("\n".join(lines)) + "\n"  # intake lines name students' files: nothing in them acts
 
 
 def write_histogram(summary: dict, path: Path) -> None:

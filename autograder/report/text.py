@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from autograder.report.grouping import same_problems
+from autograder.report.inert import inert
 from autograder.report.model import Report, TaskResult
 from autograder.report.numbers import show
 from autograder.report.task_text import variant_line
@@ -15,15 +16,20 @@ STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow"
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
 
 
+def shown(text: str) -> str:
+    """Text of the report as the terminal shows it: no markup of rich's, nothing that acts (report/inert.py)."""
+    return escape(inert(text))
+
+
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
     console = console or Console(highlight=False)
-    console.print(f"[bold]{escape(report.submission)}[/bold]  (sandbox: {report.sandbox})")
+    console.print(f"[bold]{shown(report.submission)}[/bold]  (sandbox: {report.sandbox})")
     if report.variant is not None:
-        console.print(escape(variant_line(report.variant)))
+        console.print(shown(variant_line(report.variant)))
     if report.error:
-        console.print(f"[red]Could not grade: {escape(report.error)}[/red]")
+        console.print(f"[red]Could not grade: {shown(report.error)}[/red]")
     for note in report.notes:
-        console.print(f"[dim]note: {escape(note)}[/dim]")
+        console.print(f"[dim]note: {shown(note)}[/dim]")
     _print_output(console, "your code printed while it was imported:", report.import_output, "")
     console.print(_summary_table(report))
     waiting = [t for t in report.tasks if t.status == "passed" and t.waived]
@@ -54,36 +60,36 @@ def _summary_table(report: Report) -> Table:
             f"{show(t.score)}/{show(t.max_score)}",
             f"{passed}/{len(t.cases)}",
             f"[{style}]{MARK.get(t.status, '')} {t.status}[/{style}]",
-            escape(t.title),
+            shown(t.title),
         )
     return table
 
 
 def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
-    console.print(f"\n[bold]{task.id}[/bold] — {escape(task.title)}")
+    console.print(f"\n[bold]{task.id}[/bold] — {shown(task.title)}")
     for found in task.diagnosis:
-        console.print(f"  [bold yellow]likely mistake:[/bold yellow] {escape(found.message)}", soft_wrap=True)
+        console.print(f"  [bold yellow]likely mistake:[/bold yellow] {shown(found.message)}", soft_wrap=True)
     bad = [c for c in task.cases if c.status != "passed"]
     if not bad:
         console.print("  [red]no case of this task was run[/red]")
         return
     if all(c.status == "missing" for c in bad):
-        console.print(f"  [yellow]{escape(bad[0].message)}[/yellow]")
+        console.print(f"  [yellow]{shown(bad[0].message)}[/yellow]")
         return
     problems = same_problems(bad)
-    shown = problems if verbose else problems[:3]
-    for case, n in shown:
+    listed = problems if verbose else problems[:3]
+    for case, n in listed:
         style = STYLE.get(case.status, "")
         label = case.title or case.id
         if n > 1:
             label = f"{label} (and {n - 1} more case(s) with the same result)" if case.details else f"{n} cases"
-        console.print(f"  [{style}]{MARK[case.status]} {escape(label)}[/{style}]")
+        console.print(f"  [{style}]{MARK[case.status]} {shown(label)}[/{style}]")
         if case.message:
-            console.print(f"      {escape(case.message)}")
+            console.print(f"      {shown(case.message)}")
         for line in case.details:
-            console.print(f"      [dim]{escape(line)}[/dim]")
+            console.print(f"      [dim]{shown(line)}[/dim]")
         _print_output(console, "your code printed:", case.output, "      ")
-    hidden = sum(n for _, n in problems[len(shown):])
+    hidden = sum(n for _, n in problems[len(listed):])
     if hidden:
         console.print(f"  [dim]… and {hidden} more failing case(s) (--verbose shows all)[/dim]")
 
@@ -94,4 +100,4 @@ def _print_output(console: Console, heading: str, output: str, indent: str) -> N
         return
     console.print(f"{indent}{heading}")
     for line in output.split("\n"):
-        console.print(f"{indent}  [cyan]|[/cyan] {escape(line)}", soft_wrap=True)
+        console.print(f"{indent}  [cyan]|[/cyan] {shown(line)}", soft_wrap=True)

@@ -20,13 +20,17 @@ student's modules,
      "nonce": "<the header's>"}
 
 (null: the module imported, or its file is missing, which missing_files says; cells: a notebook's
-cells that raised, the cells after each having run on (child/cells.py: the first 20), cells_failed how many;
+cells that raised, the cells after each having run on (child/cells.py: the first 20), cells_failed how many; "adapted" and
+"deviations": lists of lines, how the kit fitted itself to the engine and where the engine is off the
+exercise API (child/adapt.py);
 "__init__" appears too when the package's __init__.py failed; forbidden: the error of the
 first module that did not import because it imports a forbidden library), then per case:
 
     {"case": "<case id>", "nonce": "<hex>", "status": "ok", "obs": {<name>: <value>}, "output": "<prints>"}
     {"case": "<case id>", "nonce": "<hex>", "status": "missing", "message": "<the NotImplementedError's text>"}
     {"case": "<case id>", "nonce": "<hex>", "status": "error", "message": "<Type: text>", "where": "engine.py:34"}
+
+(an "ok" or "error" line run on an engine off the exercise API carries the observation "deviation": 1.)
 
 The parent accepts only the awaited line with the awaited nonce: a student's code can
 read the nonce of the case it runs in (its own results anyway), but no line written
@@ -77,6 +81,8 @@ class ImportOutcome:
     output: str = ""                              # what the student's code printed while it was imported
     cell_errors: tuple[str, ...] = ()             # a notebook's cells that raised: "cell 7: hw.ipynb:131: ..."
     cells_failed: int = 0                         # how many did (cell_errors holds the first ones)
+    adapted: tuple[str, ...] = ()                 # how the kit fitted itself to the engine (child/adapt.py)
+    deviations: tuple[str, ...] = ()              # where the engine deviates from the exercise API, one line each
 
 
 MAX_REPR = 200
@@ -105,6 +111,7 @@ MAX_MESSAGE = 1000
 MAX_CELL_ERRORS = 20  # a notebook's cells that raised (the child sends the first 20; the report lists 3)
 TRUNCATED = "...[truncated]"  # what the child's CappedText adds to prints it cut
 MAX_OBS = 1000
+MAX_NOTES = 10  # lines about fitting the kit to the engine (adapted, deviations)
 _CONTROL = {c: "?" for c in (*range(32), 127) if c not in (9, 10)} | {13: None}
 
 
@@ -136,7 +143,12 @@ def parse_import(raw: dict, nonce: str, *, output_cap: int = 4000) -> ImportOutc
         count = len(cells)
     return ImportOutcome(errors, missing, forbidden=clean(raw.get("forbidden"), MAX_MESSAGE),
                          output=clean(raw.get("output"), output_cap + len(TRUNCATED)), cell_errors=cells,
-                         cells_failed=count)
+                         cells_failed=count, adapted=_lines(raw.get("adapted")), deviations=_lines(raw.get("deviations")))
+
+
+def _lines(raw) -> tuple[str, ...]:
+    """A short list of one-line texts, cleaned; anything else is none."""
+    return tuple(clean(x, MAX_MESSAGE) for x in raw[:MAX_NOTES] if isinstance(x, str)) if isinstance(raw, list) else ()
 
 
 def answers(raw: dict, case_id: str, nonce: str) -> bool:
@@ -153,7 +165,7 @@ def parse_case(raw: dict, case_id: str, nonce: str, *, output_cap: int = 4000) -
     if not answers(raw, case_id, nonce):
         return None
     status, obs = raw["status"], {}
-    if status == "ok":
+    if status == "ok" or (status == "error" and isinstance(raw.get("obs"), dict)):  # an error's: "deviation" only
         obs = {clean(k, 100): parse_value(v) for k, v in list(raw["obs"].items())[:MAX_OBS]}
     return CaseOutcome(
         case_id, status, obs,

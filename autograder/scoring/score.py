@@ -138,7 +138,8 @@ def _case_result(case: Case, outcome: CaseOutcome, golden: dict, rubric: Rubric,
             return result("passed", "")
         close = closeness(rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
         graph = case_graph(case, outcome.obs, golden, close) if public else None
-        return result("failed", problems[0], tuple(problems[1:]) + _explain(case, outcome), graph)
+        origin = (graph.step[0].upper() + graph.step[1:] + ".",) if graph is not None and graph.step else ()
+        return result("failed", problems[0], tuple(problems[1:]) + origin + _explain(case, outcome), graph)
     where = f" ({outcome.where})" if outcome.where else ""
     if outcome.status == "missing":
         return result("missing", f"not written yet: {outcome.message}")

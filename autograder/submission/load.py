@@ -14,6 +14,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.submission.own_names import write_own_names
 from autograder.submission.unzip import MAX_FILE_BYTES, ZipRefused, unzip
 
 MODULES = ("engine", "nn", "train")
@@ -118,6 +119,7 @@ def _copy_files(top: Path, sources: list[Path], prefix: str, sub: Path, problems
     if len(sources) > MAX_FILES:
         problems.append(f"more than {MAX_FILES} Python files: only the first {MAX_FILES} were used")
     _find_modules(files, sub / "micrograd", prefix, problems)
+    problems += write_own_names(sub, files, "" if layout == "package" else top.name)
     return Prepared(sub, files, problems, layout)
 
 
@@ -134,21 +136,18 @@ def _single(source: Path, shown: str, sub: Path, problems: list[str]) -> Prepare
 
 
 def _notebook(path: Path, workdir: Path, problems: list[str]) -> Prepared:
+    from autograder.submission.notebook import NotebookError
+    from autograder.submission.notebook_reader import read_notebook
+
+    converted = _fresh(workdir / "notebook") / (path.stem + ".py")
+    table = converted.with_suffix(".cells")
     try:
-        from autograder.submission.notebook import NotebookError, notebook_cells
-    except ImportError:
-        raise SubmissionError(f"{path.name}: reading notebooks needs the notebook extra "
-                              "(pip install 'backprop-kit[notebooks]')") from None
-    try:
-        source, cells = notebook_cells(path)
+        read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's text
     except NotebookError as exc:
         raise SubmissionError(str(exc)) from None
-    converted = _fresh(workdir / "notebook") / (path.stem + ".py")
-    converted.write_text(source, encoding="utf-8")
     prepared = _single(converted, path.name, _fresh(workdir / "sub"), problems)
     # where each cell stands in engine.py: the child runs them one by one (child/cells.py)
-    table = "".join(f"{number} {first} {last}\n" for number, first, last in cells)
-    (prepared.root / "micrograd" / "engine.cells").write_text(table, encoding="utf-8")
+    shutil.copyfile(table, prepared.root / "micrograd" / "engine.cells")
     return prepared
 
 

@@ -78,7 +78,7 @@ def _read(path: Path):
     language = ((metadata.get("kernelspec") or {}).get("language")
                 or (metadata.get("language_info") or {}).get("name") or "python")
     if str(language).lower() not in ("python", "python3", "ipython"):
-        raise fail(f"not a Python notebook (language {language})")
+        raise fail(f"not a Python notebook (language {str(language)[:40]})")
     return nb
 
 

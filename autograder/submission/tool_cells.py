@@ -16,6 +16,7 @@ import ast
 SKIPPED = "# [autograder: {what}, not run by the autograder]"
 KIT_TEST = "from autograder.notebook_check import"   # the otter and nbgrader editions' test cells
 OTTER_CALLS = {"check", "check_all", "export", "run_plugin", "to_pdf", "add_plugin_files"}
+MAX_PARSED = 200_000  # characters: a longer cell is the student's own code, never parsed for otter's calls
 
 
 def tool_cell(cell) -> str | None:
@@ -33,7 +34,7 @@ def grader_names(sources: list[str]) -> set[str]:
     """The names an otter.Notebook is bound to in any of the cells (`grader`, as otter writes it)."""
     names = {"grader"}
     for source in sources:
-        tree = _parse(source)
+        tree = _parse(source) if "otter" in source else None
         for node in tree.body if tree else ():
             if isinstance(node, ast.Assign) and _is_notebook_call(node.value):
                 names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
@@ -44,7 +45,8 @@ def drop_otter(source: str, names: set[str] = frozenset({"grader"})) -> str:
     """source without otter's statements (its import, `grader = otter.Notebook(...)`, grader.check(...)),
     each replaced by a comment of as many lines, so that every other line keeps its number.
     Source that does not parse is returned as it is (the student's error is reported where it is)."""
-    tree = _parse(source)
+    mentioned = "otter" in source or any(f"{name}." in source for name in names)
+    tree = _parse(source) if mentioned else None
     if tree is None:
         return source
     lines = source.split("\n")
@@ -58,9 +60,13 @@ def drop_otter(source: str, names: set[str] = frozenset({"grader"})) -> str:
 
 
 def _parse(source: str) -> ast.Module | None:
+    """The cell's tree, or None: a syntax error, a cell too long, or one nested past the parser's limits
+    (a 3,000-term expression) is left as it is, for the child to report as that one cell."""
+    if len(source) > MAX_PARSED:
+        return None
     try:
         return ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 

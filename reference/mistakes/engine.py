@@ -3,7 +3,7 @@ with each piece a student writes replaceable by a classic mistake.
 
 `Value.rules[task]` is the body of an operation's `_backward` closure, `rule(out, operands, k)`;
 `Value.walk(root)` is backward(). A mistaken engine is a subclass that swaps one of them
-(reference/mistakes/models.py); this class itself is the right one, and agrees with the
+(reference/mistakes/models/); this class itself is the right one, and agrees with the
 reference on every case (tests/reference/test_mistakes.py).
 """
 import math

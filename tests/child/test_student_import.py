@@ -56,6 +56,27 @@ def test_every_way_of_importing_engine_gives_the_same_value_class(tmp_path, line
     assert result.outcomes["add/one"].status == "ok"
 
 
+@pytest.mark.parametrize("line", [
+    "from my_micrograd.engine import Value",
+    "import my_micrograd\nValue = my_micrograd.engine.Value",
+    "import crudgrad.engine\nValue = crudgrad.engine.Value",
+    "from crudgrad import engine\nValue = engine.Value",
+])
+def test_does_the_students_own_name_for_their_package_reach_the_same_modules(tmp_path, line):
+    """The kit put the files in its micrograd package; the names load.py found them imported by
+    (own_packages.txt, issue 18) reach it: the very module objects, each imported once."""
+    root = package(tmp_path, nn=nn_importing(line))
+    (root / "own_packages.txt").write_text("my_micrograd\ncrudgrad\n")
+    result = run(root)
+    assert result.imports.errors == {}
+    assert result.outcomes["neuron/same"].obs == {"same": 1.0}
+
+
+def test_is_an_own_package_name_not_listed_still_an_import_error(tmp_path):
+    result = run(package(tmp_path, nn=nn_importing("from my_micrograd.engine import Value")))
+    assert "my_micrograd" in result.imports.errors["nn"]
+
+
 def test_a_syntax_error_is_one_line_with_the_file_and_line(tmp_path):
     engine = (KIT / "solutions" / "micrograd" / "engine.py").read_text().replace(
         "    def backward(self):", "    def backward(self)", 1)

@@ -165,6 +165,20 @@ VARIANTS: tuple[Variant, ...] = (
       """            self.grad += self.data * out.grad
             other.grad += other.data * out.grad""",
       "each input's gradient uses its own data instead of the other input's"),
+    V("mul-closure-on-self", "mul", "engine.py",
+      """            # END SOLUTION
+        out._backward = _backward
+
+        return out
+
+    def __pow__(self, other):""",
+      """            # END SOLUTION
+        self._backward = _backward
+
+        return out
+
+    def __pow__(self, other):""",
+      "the closure attached to the operand, not to out: out keeps the default, self loses its own"),
     V("mul-grad-for-data", "mul", "engine.py", _MUL,
       """            self.grad += other.grad * out.grad
             other.grad += self.grad * out.grad""",
@@ -550,7 +564,7 @@ NAMED: dict[str, str | None] = {
     "add-closure-not-set": "closure_does_nothing", "exp-closure-not-set": "closure_does_nothing",
     "add-no-radd": "reflected_op_missing", "mul-no-wrap": "number_not_wrapped", "mul-no-rmul": "reflected_op_missing",
     "mul-assign": "overwrites_grad", "mul-no-upstream": "missing_upstream_grad", "mul-own-data": "swapped_operands",
-    "mul-grad-for-data": None,  # grads read where data was meant: neither a formula nor the chain rule's shape
+    "mul-grad-for-data": "grad_for_data", "mul-closure-on-self": "closure_on_operand",
     "mul-only-other": "one_operand_only", "mul-assign-self-only": "overwrites_grad",
     "pow-assign": "overwrites_grad", "pow-k-a-k": "wrong_local_derivative",
     "pow-km1-coefficient": "wrong_local_derivative", "pow-missing-k": "wrong_local_derivative",

@@ -153,3 +153,77 @@ def test_does_the_call_order_decide_only_between_walks_whose_grads_agree():
     assert _named(_walk(0, [0.0, 0.0], [1.0, 0.0], **both)) == []          # a third order: no name
     one = {"grad_not_seeded": ([0.0, 0.0], [1.0, 0.0])}
     assert _named(_walk(0, [0.0, 0.0], [0.0, 1.0], **one)) == ["grad_not_seeded"]  # another DFS's order
+
+
+# -- issue 18: a name only on evidence specific to it -------------------------------------------
+
+def test_is_a_closure_that_changes_no_grad_not_called_a_wrong_derivative():
+    """Probes of 0, 0 and 1 (a closure attached to the inputs, or skipped by a gate) pass the
+    scales-and-adds test trivially: they say nothing about a derivative."""
+    assert _catch_all(_local(0, [0.0, 0.0, 1.0], [3.0, 6.0, 4.0])) == []
+
+
+def test_is_a_derivative_of_0_where_it_is_not_named_once_the_closure_scales_elsewhere():
+    """int(k) * a**(int(k) - 1): 0 for k = 0.5, right for k = 3; the closure scales and adds, so the 0 is its
+    derivative, not a closure that does nothing."""
+    assert _catch_all(_local(0, [0.0, 0.0, 1.0], [3.0, 6.0, 4.0]),
+                      _local(1, [12.0, 24.0, 13.0], [12.0, 24.0, 13.0])) == ["wrong_local_derivative"]
+
+
+def test_is_a_wrong_derivative_still_named_where_one_input_shows_it():
+    two = _local(0, [5.0, 0.0, 10.0, 0.0, 6.0, 1.0], [3.0, 2.0, 6.0, 4.0, 4.0, 3.0])
+    assert _catch_all(two) == ["wrong_local_derivative"]
+
+
+def test_is_an_error_explained_only_by_a_model_raising_the_same_kind_of_error():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0, swapped_operands=3.0),
+               cases[1].id: _golden(2.0, overwrites_grad=2.0, swapped_operands=RAISES)}
+    goldens[cases[1].id][MISTAKES]["swapped_operands"]["raises.AttributeError"] = 1.0
+
+    def run(message):
+        outcomes = {cases[0].id: CaseOutcome(cases[0].id, "ok", obs={"a.grad": 3.0}),
+                    cases[1].id: CaseOutcome(cases[1].id, "error", message=message)}
+        results = [CaseResult(c.id, "failed" if i == 0 else "error") for i, c in enumerate(cases)]
+        return [d.id for d in diagnose("mul", cases, results, outcomes, goldens, **TOL)]
+    assert run("AttributeError: 'int' object has no attribute 'data'") == ["swapped_operands"]
+    assert run("TypeError: unsupported operand type(s) for +: 'int' and 'Value'") == []
+    assert run("ApiMismatch: your Value's _prev can't be set to a node's children") == []
+
+
+def test_is_an_engine_off_the_exercise_api_never_given_an_algorithms_name():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, overwrites_grad=3.0), cases[1].id: _golden(2.0, overwrites_grad=2.0)}
+    outcomes = {c.id: CaseOutcome(c.id, "ok", obs={"a.grad": v, "deviation": 1.0}) for c, v in zip(cases, [3.0, 2.0])}
+    results = [CaseResult(cases[0].id, "failed"), CaseResult(cases[1].id, "passed")]
+    assert [d.id for d in diagnose("mul", cases, results, outcomes, goldens, **TOL)] == []
+
+
+def test_does_a_model_of_two_mistakes_name_both():
+    cases = [_case(0), _case(1)]
+    goldens = {cases[0].id: _golden(6.0, **{"overwrites_grad+number_not_wrapped": 3.0, "overwrites_grad": 3.0}),
+               cases[1].id: _golden(2.0, **{"overwrites_grad+number_not_wrapped": RAISES, "overwrites_grad": 2.0})}
+    assert _run(cases, [3.0, None], goldens, statuses={1: "error"}) == ["overwrites_grad", "number_not_wrapped"]
+
+
+def test_is_what_every_fitting_walk_does_wrong_named_when_the_call_order_tells_none_apart():
+    """No seed leaves every grad 0 whatever the order: a walk leaves-first or not, grad_not_seeded holds."""
+    fits = {"grad_not_seeded": ([0.0, 0.0], [0.0, 1.0]),
+            "grad_not_seeded+topo_not_reversed": ([0.0, 0.0], [1.0, 0.0])}
+    assert _named(_walk(0, [0.0, 0.0], [1.0, 0.0], **fits)) == ["topo_not_reversed", "grad_not_seeded"]
+    assert _named(_walk(0, [0.0, 0.0], [0.0, 1.0], **fits)) == ["grad_not_seeded"]
+    assert _named(_walk(0, [0.0, 0.0], [2.0, 1.0, 0.0], **fits)) == ["grad_not_seeded"]  # another DFS's order
+
+
+def test_is_an_error_explained_only_by_a_model_raising_it_in_the_same_place():
+    """An error in the student's engine (where: a line of theirs) is not `3 + a` failing in the case's own
+    code, where Python finds no __radd__, even when both are TypeErrors."""
+    cases = [_case(0)]
+    goldens = {cases[0].id: _golden(2.0, reflected_op_missing=RAISES)}
+    goldens[cases[0].id][MISTAKES]["reflected_op_missing"].update({"raises.TypeError": 1.0, "raises.at.case": 1.0})
+
+    def run(where):
+        outcomes = {cases[0].id: CaseOutcome(cases[0].id, "error", message="TypeError: no", where=where)}
+        return [d.id for d in diagnose("mul", cases, [CaseResult(cases[0].id, "error")], outcomes, goldens, **TOL)]
+    assert run("") == ["reflected_op_missing"]
+    assert run("engine.py:12") == []

@@ -105,6 +105,8 @@ class Hostile:
     confined: bool = True                       # the tasks its twin earns in full keep their points
     needs: str = ""                             # a key of HELD_BY: only those sandbox levels can stop it
     post: Callable[[dict[str, bytes]], None] | None = field(default=None, compare=False)
+    # kind="made": the whole hand-in written by its own function (files, class folder, id) -> its path
+    make: Callable[[dict[str, bytes], Path, str], Path] | None = field(default=None, compare=False)
 
     @property
     def home(self) -> str:
@@ -829,6 +831,79 @@ self.grad = _HxLiar() if globals()["_hx_n"] % 2 else _HxLiarFloat(12345.0)"""),
 )
 
 
+# ---- issue 19, items 2-5: what the grading process parses, what reaches a terminal, identity ----------
+# A terminal sequence in every form a submission can carry one: OSC 52 (writes the clipboard), CSI 2J
+# (clears the screen), the 8-bit CSI, and a right-to-left override.
+ESCAPES = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\x9b31m\u202egnp.exe"
+
+
+def _nb(cells: list[str], metadata: dict | None = None, extra: str = "") -> str:
+    """A v4 notebook's text; extra: raw JSON spliced into its top level."""
+    nb = {"nbformat": 4, "nbformat_minor": 5, "cells": [
+        {"cell_type": "code", "metadata": {}, "source": c, "outputs": [], "execution_count": None} for c in cells],
+        "metadata": metadata or {"kernelspec": {"name": "python3", "language": "python", "display_name": "P"}}}
+    text = json.dumps(nb)
+    return text[:-1] + ", " + extra + "}" if extra else text
+
+
+def _notebook_of(*cells: str, metadata: dict | None = None, extra: str = ""):
+    """make: a notebook whose first cell is the submission's code, then cells."""
+    def make(files: dict[str, bytes], folder: Path, hid: str) -> Path:
+        path = folder / f"{hid}.ipynb"
+        path.write_text(_nb([single_file(files).decode(), *cells], metadata, extra), encoding="utf-8")
+        return path
+    return make
+
+
+def _escaped_names(files: dict[str, bytes], folder: Path, hid: str) -> Path:
+    """A correct package zipped with an oversized entry whose name is a terminal sequence (a note names
+    it), beside a class-folder file named so (the intake names it)."""
+    path = folder / f"{hid}.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            zf.writestr(f"micrograd/{name}", data)
+        zf.writestr(f"micrograd/{ESCAPES}.py", b"#" * (2**20 + 10))
+    (folder / f"{ESCAPES}.txt").write_text("not a submission\n", encoding="utf-8")
+    return path
+
+
+LONG_SUM = "total = " + " + ".join(["1"] * 3000)
+
+PARSED_AND_SHOWN: tuple[Hostile, ...] = (
+    H("nb-huge-cell", "a correct notebook plus a 6 MB cell that mentions otter (parsed in the grading process, it "
+      "took it to 1.4 GB and a RecursionError)", "one row with the reason (its code is over 1 MiB); nothing lost",
+      kind="made", honest="none", make=_notebook_of("import otter\nx = [" + "1," * 3_000_000 + "]")),
+    H("nb-deep-json", "a notebook whose metadata nests 100,000 lists (past json's recursion limit)",
+      "one row with the reason", kind="made", honest="none",
+      make=_notebook_of(extra='"deep": ' + "[" * 100_000 + "]" * 100_000)),
+    H("nb-odd-cells", "a correct notebook with an honest cell of a 3,000-term sum (past the parser's default "
+      'depth), a cell holding a lone surrogate ("\\ud800", no UTF-8 holds it) and 300,000 empty JSON objects '
+      "beside its cells", "full marks; the grading process never holds the objects", kind="made", honest="same",
+      make=_notebook_of(LONG_SUM, 'odd = "\ud800"', extra='"x": [' + ",".join(["{}"] * 300_000) + "]")),
+    H("esc-kernelspec", "a notebook whose kernelspec language is a terminal sequence (clipboard, clear screen, "
+      "C1, bidi)", "one row with the reason; nothing from it acts in any output", kind="made", honest="none",
+      make=_notebook_of(metadata={"kernelspec": {"language": ESCAPES}})),
+    H("esc-stderr", "engine.py writes terminal sequences to stderr and exits while imported (the row quotes "
+      "the child's last stderr line)", "a row with the reason; nothing from it acts in any output",
+      module="engine", at="top", honest="broken",
+      attack=f"import os, sys\nsys.stderr.write({ESCAPES!r} + '\\n')\nsys.stderr.flush()\nos._exit(1)"),
+    H("esc-print", "prints terminal sequences inside add's _backward (shown as what the code printed)",
+      "add loses; nothing from it acts in any output", task="add", attack=f"print({ESCAPES!r})"),
+    H("esc-names", "the stubs zipped with an oversized entry, and a class-folder file beside it, named with "
+      "terminal sequences", "its row; the notes name them inert", kind="made", base="exercises", honest="same",
+      make=_escaped_names),
+    H("rt3 coll", "the stubs, in a folder whose name sanitises to another student's (rt3_coll) and sorts first",
+      "its own marked id; the row rt3_coll stays rt3_coll's", base="exercises", honest="same"),
+    H("rt3_coll", "a correct package under the id another student's name sanitises to",
+      "full marks in the row named rt3_coll", honest="same"),
+    H("+plus-sign", "the stubs as a single file whose id begins with + (a spreadsheet formula)",
+      "its row; the id reads back from gradebook.csv unchanged", kind="single", base="exercises", honest="same"),
+    H("@at-sign", "the stubs, in a folder whose id begins with @", "its row; the id reads back unchanged",
+      base="exercises", honest="same"),
+)
+HOSTILES += PARSED_AND_SHOWN
+
+
 def by_id() -> dict[str, Hostile]:
     return {h.id: h for h in HOSTILES}
 
@@ -935,6 +1010,8 @@ def build(h: Hostile, index: int, tokens: Tokens, folder: Path, student: str) ->
     """Write hostile h into the class folder; returns its path."""
     files = package_files(h, tokens, index, student)
     marker = tokens.marker(index)
+    if h.kind == "made":
+        return h.make(files, folder, h.id)
     if h.kind == "folder":
         return write_folder(folder / h.id, files)
     if h.kind == "symlinks":  # as `git clone` of a student's repo makes them

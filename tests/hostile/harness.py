@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import corpus
+from autograder.report.csv_report import unguard
 
 REPO = corpus.REPO
 
@@ -143,6 +144,7 @@ class Run:
     rows: dict[str, dict] = field(default_factory=dict)        # gradebook.csv, by student
     rows_count: int = 0                                        # lines of gradebook.csv (a repeat hides in rows)
     reports: dict[str, dict] = field(default_factory=dict)     # reports/<id>.json, by file stem
+    originals: dict[str, str] = field(default_factory=dict)    # the name in the class folder -> the kit's id
 
 
 def run_batch(cwd: Path, class_dir: str, out: str, config: str, *, workers: int = 2, timeout: float = 300,
@@ -167,7 +169,9 @@ def run_batch(cwd: Path, class_dir: str, out: str, config: str, *, workers: int 
     if gradebook.is_file():
         with open(gradebook, newline="", encoding="utf-8") as f:
             rows = list(csv.DictReader(f))
-        run.rows = {r["student"]: r for r in rows}
+        # the ids as the LMS commands read them back: a spreadsheet guard undone (csv_report.unguard)
+        run.rows = {unguard(r["student"]): r for r in rows}
+        run.originals = {unguard(r["original"]): unguard(r["student"]) for r in rows}
         run.rows_count = len(rows)
     for path in sorted((cwd / out / "reports").glob("*")):
         try:

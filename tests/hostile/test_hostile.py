@@ -30,6 +30,7 @@ import pytest
 import corpus
 import harness
 from autograder.batch.ids import sanitise
+from autograder.report.inert import inert
 from autograder.config import from_mapping
 from autograder.report.json_report import SCHEMA
 
@@ -59,8 +60,15 @@ class Batch:
         """The sandbox the batch ran in, as the honest submissions' reports say."""
         return self.run.reports.get(corpus.HONEST[0], {}).get("sandbox", "unknown")
 
+    def student(self, hid: str) -> str:
+        """The id the kit gave the hostile, as the gradebook's original column says (batch/ids.py)."""
+        for suffix in ("", ".py", ".ipynb", ".zip"):
+            if hid + suffix in self.run.originals:
+                return self.run.originals[hid + suffix]
+        return sanitise(hid)
+
     def report(self, hid: str) -> dict:
-        student = sanitise(hid)
+        student = self.student(hid)
         assert student in self.run.reports, f"{hid}: no reports/{student}.json (a lost row)"
         return self.run.reports[student]
 
@@ -140,12 +148,12 @@ def _table(b: Batch) -> str:
     lines = [f"{'submission':22} {'score':>6} {'honest':>6}  {'sandbox':8} left  error",
              f"{'-' * 22} {'-' * 6} {'-' * 6}  {'-' * 8} ----  -----"]
     for h in corpus.HOSTILES:
-        r = b.run.reports.get(sanitise(h.id), {})
+        r = b.run.reports.get(b.student(h.id), {})
         marker = b.tokens.marker(INDEX[h.id])
         left = sum(marker in p.comm or marker in p.cmdline for p in b.strays)
         score = f"{r['score']:g}" if "score" in r else "LOST"
         lines.append(f"{h.id:22} {score:>6} {b.twins[h.id].score:>6g}  {str(r.get('sandbox', '?')):8} "
-                     f"{left:>4}  {(r.get('error') or '')[:70]}")
+                     f"{left:>4}  {inert(r.get('error') or '')[:70]}")
     for name in (*corpus.HONEST, corpus.VICTIM):
         r = b.run.reports.get(name, {})
         lines.append(f"{name:22} {r.get('score', 'LOST')!s:>6} {100:>6}  {str(r.get('sandbox', '?')):8}")
@@ -181,7 +189,7 @@ def _more_than_honest(report: dict, honest: harness.Honest) -> str:
 # ---- (3) the batch as a whole -------------------------------------------------------------
 
 def test_every_submission_has_exactly_one_row_and_one_report(batch):
-    expected = {sanitise(h) for h in HOSTILE_IDS} | set(corpus.HONEST) | {corpus.VICTIM}
+    expected = {batch.student(h) for h in HOSTILE_IDS} | set(corpus.HONEST) | {corpus.VICTIM}
     assert batch.run.code in (0, 1), f"the batch failed (exit {batch.run.code}):\n{batch.run.stderr[-3000:]}"
     assert "Traceback" not in batch.run.stderr, batch.run.stderr[-3000:]
     rows = set(batch.run.rows)
@@ -205,7 +213,7 @@ def test_every_report_is_the_graders_own(batch):
 @pytest.mark.parametrize("hid", HOSTILE_IDS)
 def test_it_earns_no_more_than_its_honest_code(batch, hid):
     h, report, honest = corpus.by_id()[hid], batch.report(hid), batch.twins[hid]
-    _assert_graders_own(batch, sanitise(hid))
+    _assert_graders_own(batch, batch.student(hid))
     if report["score"] > honest.score + EPS and not batch.holds(h, report):
         pytest.skip(f"sandbox {batch.sandbox(report)} {corpus.LACKS[h.needs]}: "
                     f"{hid} {_more_than_honest(report, honest)}")
@@ -272,7 +280,7 @@ def test_the_victim_of_sabotage_keeps_full_marks(batch):
 def test_forged_files_change_no_output(batch):
     h = corpus.by_id()["forge-outputs"]
     report = batch.report(h.id)
-    _assert_graders_own(batch, sanitise(h.id))
+    _assert_graders_own(batch, batch.student(h.id))
     assert report["score"] <= batch.twins[h.id].score + EPS
     for path in batch.out.rglob("*"):
         if path.is_file() and path.suffix in (".csv", ".json", ".html", ".md"):
@@ -321,3 +329,43 @@ def test_the_readme_has_one_line_per_hostile_submission():
     text = (Path(__file__).parent / "README.md").read_text(encoding="utf-8")
     lines = [line for line in text.splitlines() if line.startswith("- `")]
     assert lines == corpus.readme_lines(), "tests/hostile/README.md is out of date with corpus.py"
+
+
+# ---- issue 19, items 2-5: what the grading process parses, what reaches a terminal, identity -------
+
+def test_a_notebook_the_grading_process_once_parsed_is_one_row_with_the_reason(batch):
+    assert "larger than 1 MB" in batch.report("nb-huge-cell")["error"]
+    assert "nested too deeply" in batch.report("nb-deep-json")["error"]
+    assert "not a Python notebook" in batch.report("esc-kernelspec")["error"]
+    report = batch.report("nb-odd-cells")
+    assert report["error"] is None and report["score"] == report["max_score"], report["notes"]
+    names = batch.report("esc-names")
+    assert names["error"] is None and any(corpus.ESCAPES in n for n in names["notes"])  # its value; shown inert
+
+
+def test_nothing_from_a_submission_acts_in_the_terminal_or_any_output_file(batch):
+    from autograder.report.inert import ACTING
+
+    def acting(text: str) -> list[str]:
+        return sorted({f"U+{ord(c):04X}" for c in text.replace("\r\n", "\n") if ord(c) in ACTING})
+
+    assert not acting(batch.run.stdout) and not acting(batch.run.stderr), batch.run.stderr[-2000:]
+    assert "\\x1b]52;c;" in batch.run.stderr, "the intake's note names the escaped file, inert"
+    for path in batch.out.rglob("*"):
+        if path.is_file() and path.suffix in (".csv", ".json", ".html", ".md"):
+            assert not acting(path.read_text(encoding="utf-8", errors="surrogateescape")), path
+
+
+def test_the_row_named_after_a_student_holds_that_students_work(batch):
+    assert batch.student("rt3_coll") == "rt3_coll" and batch.report("rt3_coll")["score"] == \
+        batch.report("rt3_coll")["max_score"]
+    other = batch.student("rt3 coll")
+    assert other.startswith("rt3_coll~") and batch.report("rt3 coll")["score"] == 0
+    assert f"'rt3 coll' is {other}" in batch.run.stderr, "the intake says which original became which id"
+
+
+def test_every_id_reads_back_from_the_gradebook_as_the_lms_commands_read_it(batch):
+    from autograder.lms.graded import read_graded
+
+    assert {g.student for g in read_graded(batch.out)} == set(batch.run.reports)
+    assert {"+plus-sign", "@at-sign"} <= set(batch.run.reports)

@@ -27,3 +27,4 @@ class Row:
     report: Report
     late: bool | None = False
     source: str = "folder"
+    original: str = ""

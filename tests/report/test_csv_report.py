@@ -22,10 +22,19 @@ def test_columns_are_fixed_then_one_per_task_in_the_kits_order():
     r = report("ana", task("mul", case("m"), points=4), task("add", case("a", "failed"), points=2))
     text = render_gradebook([Row("ana", r, late=True, source="canvas")])
     header = text.splitlines()[0].split(",")
-    assert header == ["student", "score", "max_score", "add", "mul", "status", "error", "late", "source", "sandbox"]
+    assert header == ["student", "score", "max_score", "add", "mul", "status", "error", "late", "source", "sandbox",
+                      "original"]
     (row,) = read(text)
     assert row == {"student": "ana", "score": "4", "max_score": "6", "add": "0", "mul": "4", "status": "graded",
-                   "error": "", "late": "yes", "source": "canvas", "sandbox": "basic"}
+                   "error": "", "late": "yes", "source": "canvas", "sandbox": "basic",
+                   "original": ""}
+
+
+def test_is_every_id_listed_beside_the_name_it_was_made_from():
+    rows = [Row("rt3_coll~3f2a9c", report("a", task("add", case("a"))), original="rt3 coll"),
+            Row("rt3_coll", report("b", task("add", case("a"))), original="rt3_coll")]
+    got = read(render_gradebook(rows))
+    assert [(r["student"], r["original"]) for r in got] == [("rt3_coll~3f2a9c", "rt3 coll"), ("rt3_coll", "rt3_coll")]
 
 
 def test_an_ungraded_submission_is_a_row_with_status_error_and_the_reason():

@@ -16,6 +16,7 @@ from autograder import pytest_plugin
 from autograder.report.csv_report import render_gradebook
 from autograder.report.html_report import render_feedback
 from autograder.report.json_report import render_json
+from autograder.report.prairielearn_json import results_json as prairielearn_results
 from autograder.report.model import STATUSES, CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 from autograder.report.summary import build_summary, render_markdown
 from autograder.report.summary_html import Student, render_summary_html
@@ -84,6 +85,8 @@ def test_does_every_route_render_every_report(report):
     assert "<html" in render_summary_html(build_summary([report]), [student])
     for task in report.tasks:
         assert task.id in pytest_plugin.explain_task(task)
+    prairielearn = prairielearn_results(report)
+    assert 0 <= prairielearn["score"] <= 1 and len(json.dumps(prairielearn, allow_nan=False)) < 1_000_000
 
 
 def test_does_the_text_report_of_a_refused_submission_render():

@@ -89,7 +89,7 @@ def test_does_each_picture_mark_exactly_the_wrong_nodes(checked, name):
     folder, report, goldens = checked[name]
     api = package_api(folder, name)
     page = render_feedback(report)
-    figures = re.findall(r'<figure class="graph[^"]*" data-wrong="([^"]*)">\s*(<svg.*?</svg>)', page, re.S)
+    figures = re.findall(r'<figure class="graph[^"]*" data-wrong="([^"]*)"[^>]*>\s*(<svg.*?</svg>)', page, re.S)
     assert figures, f"{name}: no picture in its feedback page"
     by_id = {c.id: c for c in select_cases(load_rubric(corpus.RUBRIC_FILE), include_hidden=False)}
     pictured = [c for t in report.tasks for c in t.cases if c.graph is not None]
@@ -140,6 +140,34 @@ def test_does_a_graph_dot_refuses_show_as_text_without_taking_the_others_down(ch
     assert graph_svg.svgs([(graph, "title\x00with a NUL")])[0].startswith("<svg")  # control characters dropped
     real = graph_svg.source
     # a source dot can't read, drawn in the same run as a good one
-    monkeypatch.setattr(graph_svg, "source", lambda g, title="": "digraph { [ }" if title == "bad" else real(g, title))
+    monkeypatch.setattr(graph_svg, "source",
+                        lambda g, title="", *rest: "digraph { [ }" if title == "bad" else real(g, title, *rest))
     bad, good = graph_svg.svgs([(graph, "bad"), (graph, "good")])
     assert bad is None and good.startswith("<svg")
+
+
+@needs_dot
+def test_is_the_origin_marked_in_the_picture_and_said_in_the_case_text(checked):
+    """The first wrong step's box is drawn with the origin's ink and says so; the nodes wrong only because of
+    it say that; the case's details (what every text report prints) carry the sentence."""
+    marked_any = False
+    for name in MUTANTS:
+        _, report, _ = checked[name]
+        for case in (c for t in report.tasks for c in t.cases if c.graph is not None and c.graph.origin):
+            marked_any = True
+            graph = case.graph
+            assert any(line.startswith("The first wrong step is") for line in case.details)
+            picture = graph_svg.svg(graph, "t")
+            assert graph_svg.ORIGIN_INK in picture and "first wrong step" in picture
+            assert all(f"wrong because of {graph.origin}" in picture for _ in graph.after[:1])
+            assert "the first wrong step" in "\n".join(graph_svg.text(graph))
+    assert marked_any
+
+
+@needs_dot
+def test_is_the_same_picture_drawn_on_every_run(checked):
+    _, report, _ = checked["backward-no-visited"]
+    graphs = [(c.graph, c.id) for t in report.tasks for c in t.cases if c.graph is not None]
+    first = graph_svg.svgs(graphs)
+    graph_svg._DRAWN.clear()
+    assert graph_svg.svgs(graphs) == first

@@ -56,7 +56,7 @@ def _report(outputs: dict[str, str], statuses: dict[str, str]):
 def _rendered(report) -> dict[str, str]:
     text = io.StringIO()
     print_report(report, Console(file=text, width=200, color_system=None), verbose=True)
-    row = SimpleNamespace(student="alice", report=report, late=False, source="folder")
+    row = SimpleNamespace(student="alice", report=report, late=False, source="folder", original="alice")
     return {"text": text.getvalue(), "json": render_json(report), "html": render_feedback(report),
             "csv": render_gradebook([row])}
 

@@ -61,13 +61,25 @@ def test_does_a_composite_tanh_with_a_wrong_exp_get_no_hint_about_one_minus_a_sq
     assert "1 - a**2" not in details and "built from other operations" in details
 
 
-def test_does_an_engine_whose_value_cannot_take_a_prev_say_what_the_api_needs(tmp_path):
-    """A Value with __slots__ that keeps its children in _kids, not _prev: one clear line naming
-    what the API needs, not a TypeError from the kit's nodes."""
+def test_is_an_engine_whose_slotted_value_keeps_its_children_in_another_name_adapted_to(tmp_path):
+    """A Value with __slots__ that keeps its children in _kids, not _prev: its own ops fill _kids, so
+    the kit uses _kids (issue 18), says so in a note, and the engine, right, gets full marks (it
+    once got a TypeError from the kit's nodes, then a line naming what the API needs)."""
     engine = engines.slots().replace("_prev", "_kids")
-    report = grade(engines.submission(tmp_path / "noprev", engine))
-    messages = " ".join(c.message for c in report.task("backward").cases)
-    assert "exercise API needs" in messages and "_prev" in messages
+    report = grade(engines.submission(tmp_path / "kids", engine))
+    assert lost(report) == {}
+    assert any("`_kids`" in note for note in report.notes), report.notes
+
+
+def test_does_an_engine_whose_children_the_kit_cannot_find_say_what_the_api_needs(tmp_path):
+    """Children kept as (child, derivative) pairs: nothing holds a node's operands themselves, so
+    nothing is adapted; one line names what the exercise API needs, and no mistake is named."""
+    engine = engines._sub(engines._sub(engines.ENGINE, "self._prev = set(_children)",
+                                       "self.parents = [(c, 1.0) for c in _children]"),
+                          "for child in v._prev:", "for child, _ in v.parents:")
+    report = grade(engines.submission(tmp_path / "pairs", engine))
+    assert any("exercise API keeps them in `_prev`" in note for note in report.notes), report.notes
+    assert not [t.diagnosis for t in report.tasks if t.diagnosis]
 
 
 @pytest.mark.parametrize("bug, old, new", [

@@ -95,6 +95,19 @@ def _linked(api, value, children):
     raise ApiMismatch(f"your Value's _prev can't be set to a node's children: {API_NEEDS}")
 
 
+def seed(api, x):
+    """The number x as a grad of the student's engine: a float, or, for an engine whose fresh grads are
+    numpy arrays or scalars (child/adapt.py found one: api.grad_zero), one of those holding x."""
+    zero = getattr(api, "grad_zero", None)
+    if zero is None:
+        return x
+    if type(zero).__name__ == "ndarray":  # a fresh array of its shape (arithmetic on a 0-d one gives a scalar)
+        grad = zero.astype(float)
+        grad.fill(x)
+        return grad
+    return zero * 0 + x
+
+
 def backprop_op(api, node, known, reset=False):
     """node._backward(), then the closures of the graph the operation built underneath it.
 
@@ -118,7 +131,7 @@ def backprop_op(api, node, known, reset=False):
     if reset:
         for n in order:
             if n is not node:
-                n.grad = 0.0
+                n.grad = seed(api, 0.0)
     for n in reversed(order):
         n._backward()
     return 1.0 if any(_children(api, n) for n in order if n is not node) else 0.0

@@ -5,7 +5,7 @@ own _backward closures), so no operation's closure is involved: what is graded
 is the order in which backward() calls the closures, that it calls each once,
 and how it seeds the output's grad.
 """
-from ._graph import build
+from ._graph import build, seed
 
 
 def graph(api, p):
@@ -23,7 +23,7 @@ def graph(api, p):
     leaves, nodes = build(api, p, log=order)
     root = nodes[-1] if nodes else leaves[-1]
     for x, g in zip(leaves, p.get("preset", ())):
-        x.grad = g
+        x.grad = seed(api, g)
     for _ in range(p["calls"]):
         root.backward()
     obs = {"leaf_grads": [x.grad for x in leaves]}

@@ -5,7 +5,7 @@ Each program leans on one task only: parameters are set through attributes
 neurons; an MLP for parameters() is assembled from Layers without MLP.__init__;
 zero_grad runs on a kit module with a kit list of parameters.
 """
-from ._graph import a_value, construct, number, reachable
+from ._graph import a_value, construct, number, reachable, seed
 
 
 def neuron(api, p):
@@ -144,7 +144,7 @@ def zero_grad(api, p):
     """
     values = [api.Value(d) for d in p["data"]]
     for v, g in zip(values, p["grads"]):
-        v.grad = g
+        v.grad = seed(api, g)
 
     class Box(api.Module):
         def parameters(self):

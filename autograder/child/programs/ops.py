@@ -8,7 +8,7 @@ operation written with other operations (tanh from exp, / and -) has a graph of
 its own under its result: the kit runs those closures too (backprop_op), and
 says so in the observation "composite" (1, else 0), which no golden holds.
 """
-from ._graph import ReturnedNone, backprop_op, build
+from ._graph import ReturnedNone, backprop_op, build, seed
 
 # how a case writes each operation, and the method of the student's Value that computes it
 _WRITTEN = {"add": ("{l} + {r}", "__add__", "__radd__"), "mul": ("{l} * {r}", "__mul__", "__rmul__"),
@@ -65,8 +65,8 @@ def local(api, p):
     """
     inputs, out = _node(api, p)
     for x, g in zip(inputs, p.get("preset", ())):
-        x.grad = g
-    out.grad = p["upstream"]
+        x.grad = seed(api, g)
+    out.grad = seed(api, p["upstream"])
     composite = backprop_op(api, out, {id(x) for x in inputs})
     obs = {"out": out.data, "a.grad": inputs[0].grad, "composite": composite}
     if len(inputs) == 2:
@@ -106,8 +106,8 @@ def probe(api, p):
         inputs, out = _node(api, p)
         for g, u in PROBES:
             for x in inputs:
-                x.grad = g
-            out.grad = u
+                x.grad = seed(api, g)
+            out.grad = seed(api, u)
             backprop_op(api, out, {id(x) for x in inputs}, reset=True)
             seen += [float(x.grad) for x in inputs]  # read now: a grad may be a cell written in place
     except Exception:  # the observations are taken: a probe that fails only goes unused
@@ -175,7 +175,7 @@ def graph(api, p):
     """
     leaves, nodes = build(api, p, lambda spec, args: apply({**spec, "op": p["op"]}, args))
     root = nodes[-1]
-    root.grad = p["upstream"]
+    root.grad = seed(api, p["upstream"])
     known = {id(x) for x in leaves} | {id(node) for node in nodes}
     composite = 0.0
     for node in reversed(nodes):

@@ -5,7 +5,7 @@ are fresh leaves, and while train runs, its mse_loss is a kit loss whose
 backward() adds the exact gradient to the probe's parameters. No student
 operation, backward(), parameters(), zero_grad() or mse_loss plays a part.
 """
-from ._graph import a_value, number, reachable
+from ._graph import a_value, number, reachable, seed
 
 
 def mse(api, p):
@@ -41,7 +41,7 @@ class ProbeModel:
 
     def zero_grad(self):
         for q in self.parameters():
-            q.grad = 0.0
+            q.grad = seed(self.api, 0.0)
 
     def __call__(self, x):
         x = [number(self.api, xk) for xk in x]
