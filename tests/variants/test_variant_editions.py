@@ -97,6 +97,7 @@ def test_is_a_submitter_outside_the_roster_told_so_on_gradescope(course, tmp_pat
     (["export", "gradescope", "x.zip"], "--roster"),
     (["export", "otter", "otter-out"], "otter-grader has no per-student variants"),
     (["export", "nbgrader", "course-out"], "nbgrader has no per-student variants"),
+    (["export", "prairielearn", "pl-out"], "not built yet"),
     (["grade", "."], "--student"),
 ])
 def test_does_an_edition_that_cant_carry_variants_say_so_in_one_line(course, tmp_path, capsys, argv, says):
