@@ -21,6 +21,8 @@ else:  # pragma: no cover
 
 from autograder.errors import UserError
 from autograder.tasks import ACTIVATIONS, DEFAULT_POINTS, TASK_IDS
+from autograder.variants import settings as variant_settings
+from autograder.variants.model import BASE, Variant
 
 # The sha256 of the hidden seed in the kit's own assignment.toml: that seed is public (it is in the
 # repository), so a course that keeps it has hidden cases any student can regenerate, and
@@ -86,6 +88,10 @@ class Rubric:
     # installed packages (top-level names) the student's code may import, beyond the standard
     # library: the only ones the sandbox shows it
     allowed_imports: tuple[str, ...] = ("numpy",)
+    # [variants]: per-student variants (None: every student gets the base assignment), and the one
+    # this rubric grades (autograder/variants/assign.py makes a student's rubric: points, activation)
+    variants: variant_settings.VariantsConfig | None = None
+    variant: Variant = BASE
     source: str = "built-in defaults"
 
     @property
@@ -111,9 +117,20 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         f"allowed_imports = [{allowed}]",
         "",
         "[points]",
-        *(f"{task} = {points:g}" for task, points in rubric.points.items()),
+        *(f"{task} = {points:g}" for task, points in rubric.points.items() if task in TASK_IDS),
+        *([""] + variant_settings.to_toml(rubric.variants, secret=_variants_secret(rubric) if with_seed else None)
+          if rubric.variants else []),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _variants_secret(rubric: Rubric) -> str | None:
+    """The secret variants are drawn from, for an instructor-side edition that draws them again (None when it
+    is the hidden seed, which that edition's rubric holds already)."""
+    try:
+        return rubric.variants.secret_or(None) if rubric.variants else None
+    except variant_settings.VariantsError:
+        return None
 
 
 def load_rubric(path: Path | None = None, *, search: Path | None = None) -> Rubric:
@@ -141,7 +158,7 @@ def _from_file(path: Path) -> Rubric:
 
 
 def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
-    known = {f.name for f in fields(Rubric)} - {"source"}
+    known = {f.name for f in fields(Rubric)} - {"source", "variant"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"{source}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -165,6 +182,8 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
         kwargs["activation"] = data["activation"]
     if "hidden_seed" in data:
         kwargs["hidden_seed"] = _seed(data["hidden_seed"], f"{source}: hidden_seed")
+    if "variants" in data:
+        kwargs["variants"] = variant_settings.parse(data["variants"], source)
     if "forbidden_imports" in data:
         kwargs["forbidden_imports"] = _package_names(data["forbidden_imports"], "forbidden_imports", "torch", source)
     if "allowed_imports" in data:

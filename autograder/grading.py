@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from autograder.cases import PUBLIC_SEED, build_cases
@@ -20,19 +21,22 @@ from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS, TASK_MODULE
+from autograder.variants.forensics import sample_cases, samples_from
 
 
 def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None = None) -> list[Case]:
-    """The cases to run: public ones, plus the hidden ones when grading, for the chosen tasks."""
-    unknown = sorted(set(tasks or ()) - set(TASK_IDS))
+    """The cases to run: public ones, plus the hidden ones when grading, for the chosen tasks (those of the
+    rubric's variant: the base assignment's, and its extra operation)."""
+    task_ids = list(rubric.points)
+    unknown = sorted(set(tasks or ()) - set(task_ids))
     if unknown:
-        raise ConfigError(f"unknown task id(s) {', '.join(unknown)}; the tasks are {', '.join(TASK_IDS)}")
+        raise ConfigError(f"unknown task id(s) {', '.join(unknown)}; the tasks are {', '.join(task_ids)}")
     if include_hidden and rubric.hidden_seed is None:
         raise ConfigError(
             "grading needs a hidden seed: set hidden_seed in assignment.toml "
             "or the environment variable AUTOGRADER_HIDDEN_SEED"
         )
-    key = (rubric.activation, rubric.hidden_seed if include_hidden else None, include_hidden,
+    key = (rubric.activation, rubric.variant, rubric.hidden_seed if include_hidden else None, include_hidden,
            tuple(sorted(set(tasks))) if tasks else None)
     cases = _CASES.get(key)
     if cases is None:
@@ -46,15 +50,34 @@ _CASES: dict[tuple, tuple[Case, ...]] = {}
 
 
 def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> tuple[Case, ...]:
-    cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
+    variant = rubric.variant
+    public_seed = PUBLIC_SEED if variant.seed is None else variant.seed
+    cases = build_cases(seed=public_seed, visibility="public", activation=rubric.activation, variant=variant)
     if include_hidden:
-        cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
+        cases += build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation,
+                             variant=variant)
     if tasks:
         # a chosen task's end-to-end cases count only while the tasks they need pass their own cases
         # (Case.needs): those own cases run too, unreported, so a task scores what a full check gives it
         needed = {t for c in cases if c.task in tasks for t in c.needs} - set(tasks)
         cases = [c for c in cases if c.task in tasks or (c.task in needed and not c.needs)]
     return tuple(cases)
+
+
+def golden_groups(cases: list[Case], rubric: Rubric) -> list[list[Case]]:
+    """The sets of cases whose goldens are kept together: a variant's extra operation's apart from the rest,
+    which the class shares (one file per activation, computed once); the base assignment's, one set."""
+    own = set(rubric.variant.tasks)
+    groups = [[c for c in cases if c.task not in own], [c for c in cases if c.task in own]] if own else [cases]
+    return [g for g in groups if g]
+
+
+def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict[str, dict]:
+    """The goldens of `cases`, set by set (golden_groups)."""
+    goldens: dict[str, dict] = {}
+    for group in golden_groups(cases, rubric):
+        goldens.update(store.goldens(group, activation=rubric.activation))
+    return goldens
 
 
 def limits_for(rubric: Rubric) -> Limits:
@@ -70,13 +93,17 @@ def grade_path(
     tasks: list[str] | None = None,
     store: GoldenStore | None = None,
     name: str | None = None,
+    forensics: bool = True,
 ) -> Report:
-    """Grade the submission at `path` (folder, .py or .zip) and return its Report."""
+    """Grade the submission at `path` (folder, .py or .zip) and return its Report. forensics: with [variants],
+    also sample the pool's operations (variants/forensics.py; off only to measure what it costs)."""
     started = time.monotonic()
     name = name or Path(path).name or Path(path).resolve().name or str(path)  # `.` by its real name
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
-    task_ids = [t for t in TASK_IDS if (t in tasks if tasks else any(c.task == t for c in cases))]
-    goldens = (store or GoldenStore()).goldens(cases, activation=rubric.activation)
+    task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
+    goldens = golden_values(cases, rubric, store or GoldenStore())
+    # with [variants], a grading run also samples the pool's operations for forensics (never scored)
+    samples = sample_cases(rubric.variants.pool) if forensics and include_hidden and rubric.variants and not tasks else []
     with tempfile.TemporaryDirectory(prefix="autograder-") as work:
         try:
             prepared = prepare(Path(path), Path(work))
@@ -84,7 +111,7 @@ def grade_path(
             return crashed_report(name, str(err), rubric, task_ids, sandbox="none",
                                   duration=time.monotonic() - started)
         try:
-            run = run_cases(prepared.root, cases, limits=limits_for(rubric), files=prepared.files,
+            run = run_cases(prepared.root, cases + samples, limits=limits_for(rubric), files=prepared.files,
                             forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
         except (KitError, ConfigError):
             raise
@@ -96,9 +123,10 @@ def grade_path(
                               duration=time.monotonic() - started)
     notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
     failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
-    return score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
-                     duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
-                     import_errors=_import_errors(run.imports))
+    report = score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
+                       duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
+                       import_errors=_import_errors(run.imports))
+    return replace(report, samples=samples_from(run.outcomes)) if samples else report
 
 
 CELLS_LISTED = 3

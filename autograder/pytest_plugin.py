@@ -45,8 +45,15 @@ class SubmissionCollector(pytest.Collector):
     """The submission under test: one TaskItem per task."""
 
     def collect(self):
-        for task in TASK_IDS:
+        for task in TASK_IDS + _handout_variant().tasks:
             yield TaskItem.from_parent(self, name=f"test_{task}", task=task)
+
+
+def _handout_variant():
+    """The variant of the handout this runs in (its extra operation is one more test), else the base one."""
+    from autograder.config import Rubric
+    from autograder.variants.handout_file import handout_rubric
+    return handout_rubric(Rubric()).variant
 
 
 class TaskFailed(Exception):
@@ -85,9 +92,10 @@ def _report(config):
     if cached is None:
         from autograder.config import load_rubric
         from autograder.grading import grade_path
+        from autograder.variants.handout_file import handout_rubric
 
         submission = _submission(config)
-        rubric = load_rubric(search=submission if submission.is_dir() else submission.parent)
+        rubric = handout_rubric(load_rubric(search=submission if submission.is_dir() else submission.parent))
         cached = grade_path(submission, rubric=rubric, include_hidden=False)
         config._autograder_report = cached
     return cached

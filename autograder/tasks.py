@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Callable, Literal, Mapping
 
 Form = Literal["binary", "power", "method"]
-Family = Literal["op", "backward", "nn", "train"]
+Family = Literal["op", "backward", "nn", "train", "variant"]
 
 # how far from a kink random inputs stay (a kink is hit on purpose, by the cases that name it)
 KINK_GAP = 0.05
@@ -40,6 +40,12 @@ class Op:
     label: str = ""        # a node's _op, where micrograd names it otherwise than the task ("ReLU")
     method: str = ""       # binary: the Value's method for `a op 3` ("__add__"), and for `3 op a` ("__radd__")
     reflected: str = ""
+    # a variant's op (POOL): the name of its constant in the student's stub ("c"), written into that
+    # student's engine.py; forward(a, c) and derivative(a, c) take it; variants draw it from `between`
+    # and random inputs from `inputs` (lo, hi)
+    constant: str = ""
+    between: tuple[float, float] = (0.0, 0.0)
+    inputs: tuple[float, float] = (-2.5, 2.5)
 
     def fits(self, v: float, k: float | None = None) -> bool:
         """Is v an input random cases may give this op (with exponent k for a power)?"""
@@ -62,6 +68,10 @@ class Task:
 
 def _relu(a: float) -> float:
     return a if a > 0 else 0.0
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
 
 
 TABLE: tuple[Task, ...] = (
@@ -88,6 +98,28 @@ TABLE: tuple[Task, ...] = (
     Task("train", "train: the gradient-descent loop", 12, "train", "train"),
 )
 
+# The pool a variant's extra operation is drawn from ([variants] in assignment.toml): each with a
+# constant of the variant's own, written into that student's engine.py, never the textbook's value
+# (1, e, 0.01) so that a copy of another student's method computes another function. Not tasks of
+# the base assignment: a variant adds its one row to the base's (autograder/variants/).
+POOL: tuple[Task, ...] = (
+    Task("sigmoid", "the _backward of sigmoid(c * a)", 5, "engine", "variant",
+         Op("sigmoid", "method", lambda a, c: _sigmoid(c * a), lambda a, c: (c * _sigmoid(c * a) * (1 - _sigmoid(c * a)),),
+            constant="c", between=(1.5, 3.5))),
+    Task("softplus", "the _backward of softplus with steepness beta", 5, "engine", "variant",
+         Op("softplus", "method", lambda a, c: math.log1p(math.exp(c * a)) / c, lambda a, c: (_sigmoid(c * a),),
+            constant="beta", between=(1.5, 3.5))),
+    Task("log", "the _backward of a logarithm to base b", 5, "engine", "variant",
+         Op("log", "method", lambda a, c: math.log(a) / math.log(c), lambda a, c: (1.0 / (a * math.log(c)),),
+            constant="base", between=(2.5, 9.5), inputs=(0.3, 3.0))),
+    Task("sin", "the _backward of sin(w * a)", 5, "engine", "variant",
+         Op("sin", "method", lambda a, c: math.sin(c * a), lambda a, c: (c * math.cos(c * a),),
+            constant="w", between=(1.5, 3.5))),
+    Task("leaky_relu", "the _backward of leaky relu with slope s", 5, "engine", "variant",
+         Op("leaky_relu", "method", lambda a, c: a if a > 0 else c * a, lambda a, c: (1.0 if a > 0 else c,),
+            kinks=(0.0,), constant="slope", between=(0.05, 0.45))),
+)
+
 # -- views of the table, for the places that need only one column ----------------------------
 TASK: Mapping[str, Task] = MappingProxyType({t.id: t for t in TABLE})
 TASK_IDS: tuple[str, ...] = tuple(TASK)
@@ -96,3 +128,7 @@ TASK_MODULE: Mapping[str, str] = MappingProxyType({t.id: t.module for t in TABLE
 DEFAULT_POINTS: Mapping[str, float] = MappingProxyType({t.id: t.points for t in TABLE})
 OPS: Mapping[str, Op] = MappingProxyType({t.id: t.op for t in TABLE if t.op is not None})
 ACTIVATIONS: tuple[str, ...] = tuple(name for name, op in OPS.items() if op.activation)
+# the pool's rows, and every row's title and file (a variant's report names its extra task)
+VARIANT_OPS: Mapping[str, Op] = MappingProxyType({t.id: t.op for t in POOL if t.op is not None})
+TITLE: Mapping[str, str] = MappingProxyType({t.id: t.title for t in TABLE + POOL})
+MODULE: Mapping[str, str] = MappingProxyType({t.id: t.module for t in TABLE + POOL})

@@ -86,7 +86,8 @@ def _grade_on(client, pending: deque[Job], grade_one: GradeOne, fields: dict, on
         while pending and len(running) < threads * window:
             job = pending.popleft()
             future = client.submit(grade_packed, grade_one, pack(Path(job.path)), Path(job.path).name,
-                                   job.student, fields, pure=False, retries=0, key=f"grade-{job.student}-{id(job)}")
+                                   job.student, fields, job.variant, pure=False, retries=0,
+                                   key=f"grade-{job.student}-{id(job)}")
             running[future.key] = job
             futures.append(future)
         return futures
@@ -130,8 +131,9 @@ def pack(path: Path) -> bytes:
     return b"TAR:" + buffer.getvalue()
 
 
-def grade_packed(grade_one: GradeOne, data: bytes, name: str, student: str, fields: dict):
-    """Run on a worker: the submission back on its disk under its own name, then graded."""
+def grade_packed(grade_one: GradeOne, data: bytes, name: str, student: str, fields: dict, variant=None):
+    """Run on a worker: the submission back on its disk under its own name, then graded (against the
+    student's variant, with [variants])."""
     with tempfile.TemporaryDirectory(prefix="autograder-dask-") as tmp:
         path = Path(tmp) / (name or "submission")
         if data.startswith(b"TAR:"):
@@ -142,4 +144,4 @@ def grade_packed(grade_one: GradeOne, data: bytes, name: str, student: str, fiel
         else:
             path.write_bytes(data)
         os.chmod(tmp, 0o755)
-        return grade_job(grade_one, str(path), student, fields)
+        return grade_job(grade_one, str(path), student, fields, variant)

@@ -30,6 +30,7 @@ class ClassExport:
     render: Callable[[Sequence[BatchRow], dict], bytes]   # (rows, summary) -> its bytes
     renderers: tuple[str, ...] = ()
     costly: bool = False                         # rendered only when the summary changed (a PNG)
+    only_with: str = ""                          # written only when the summary has this key ("forensics")
 
 
 def json_text(data) -> str:
@@ -70,6 +71,11 @@ def _summary_html(rows: Sequence[BatchRow], summary: dict) -> bytes:
     return render_summary_html(summary, students, histogram_file=HISTOGRAM).encode("utf-8")
 
 
+def _forensics_csv(rows: Sequence[BatchRow], summary: dict) -> bytes:
+    from autograder.report.forensics_csv import render_forensics
+    return render_forensics(summary["forensics"]).encode("utf-8")
+
+
 def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
     from autograder.report.summary import histogram_png
     return histogram_png(summary)
@@ -78,6 +84,7 @@ def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
 REPORTS, FEEDBACK = "reports", "feedback"
 GRADEBOOK, SUMMARY_JSON, SUMMARY_MD, HISTOGRAM = "gradebook.csv", "summary.json", "summary.md", "score_histogram.png"
 SUMMARY_HTML = "summary.html"
+FORENSICS = "forensics.csv"
 
 STUDENT_EXPORTS: tuple[StudentExport, ...] = (
     StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py",)),
@@ -93,6 +100,8 @@ CLASS_EXPORTS: tuple[ClassExport, ...] = (
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
     ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),
+    ClassExport(FORENSICS, _forensics_csv, renderers=("report/forensics_csv.py", "variants/forensics.py"),
+                only_with="forensics"),
 )
 # what every export leans on: a change here renders every file again
 SHARED_RENDERERS = ("batch/exports.py", "batch/outputs.py", "report/model.py", "report/numbers.py")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from autograder import __version__
 from autograder.config import Rubric
+from autograder.variants.assign import variants_digest
 
 # derived files that grading (or a student's editor) may leave behind; not the submission
 _SKIP_DIRS = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache"}
@@ -75,6 +76,9 @@ def rubric_digest(rubric: Rubric) -> str:
     limits, activation, forbidden imports. (Not where it was read from; the seed is keyed apart.)"""
     data = {f.name: getattr(rubric, f.name) for f in fields(rubric) if f.name not in ("source", "hidden_seed")}
     data["points"] = dict(sorted(dict(rubric.points).items()))
+    variants, _ = data.pop("variants"), data.pop("variant")
+    if variants is not None:  # [variants]: what draws every student's variant (a student's is drawn from the id,
+        data["variants"] = variants_digest(rubric)  # which the store keys apart)
     data["forbidden_imports"] = sorted(data["forbidden_imports"])
     payload = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:32]

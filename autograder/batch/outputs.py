@@ -98,6 +98,8 @@ class OutputFiles:
             self.write_student(row)
         summary_key = _sha(json_text(written.summary))
         for export in CLASS_EXPORTS:
+            if export.only_with and export.only_with not in written.summary:
+                continue
             if export.costly:  # rendered only when the summary changed
                 self._files.write(export.name, _inputs(export.name, summary_key),
                                   lambda render=export.render: _costly(render, rows, written.summary))

@@ -21,6 +21,7 @@ from typing import Callable, Iterable, Iterator
 
 from autograder.config import Rubric
 from autograder.report.model import Report
+from autograder.variants.model import Variant
 from autograder.batch.worker import GradeOne, grade_job, ignore_sigint, rubric_fields
 
 WORKER_DIED = ("the grading process died while grading this submission "
@@ -31,6 +32,7 @@ WORKER_DIED = ("the grading process died while grading this submission "
 class Job:
     student: str
     path: str
+    variant: Variant | None = None   # the student's variant ([variants]), graded on the course's rubric
 
 
 OnDone = Callable[[Job, "Report | None", "str | None"], None]
@@ -97,7 +99,7 @@ def _fill(pool: ProcessPoolExecutor, pending: deque[Job], running: dict[Future, 
         job = pending.popleft()
         try:
             with _sigint_blocked():  # submit may start a worker: born deaf to Ctrl-C
-                running[pool.submit(grade_job, grade_one, job.path, job.student, fields)] = job
+                running[pool.submit(grade_job, grade_one, job.path, job.student, fields, job.variant)] = job
         except BrokenProcessPool:  # it broke before this job started: not a suspect
             pending.appendleft(job)
             return

@@ -31,6 +31,8 @@ from autograder.config import Rubric
 from autograder.errors import UserError
 from autograder.report.model import Report
 from autograder.scoring import crashed_report
+from autograder.variants.assign import with_variant
+from autograder.variants.ids import entry_variant
 
 STORE_NAME = "gradebook.sqlite"
 
@@ -98,10 +100,13 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
     on_row(row) as each is stored. Returns (rows, how many this run graded)."""
     by_student = {e.student: e for e in entries}
-    keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}
+    # each student's rubric: the course's, with the student's variant on it ([variants])
+    rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
+    keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}  # the course's: it decides each variant
     stored = store.get_many(keys)  # each stored row is read once, here
     todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
-    jobs = [Job(e.student, str(e.path)) for e in todo]
+    jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
+            for e in todo]
     if jobs and grade_one is grade_hidden:
         prepare_hidden(rubric)
     if jobs and on_row is not None:
@@ -111,7 +116,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     def on_done(job: Job, report: Report | None, why: str | None) -> None:
         entry = by_student[job.student]
         if report is None:
-            report = crashed_report(job.student, why, rubric, sandbox="unknown")
+            report = crashed_report(job.student, why, rubrics[job.student], sandbox="unknown")
         row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
         if on_row is not None:
             on_row(row)  # now, while the workers grade on
@@ -127,7 +132,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
                    f"{store.path}; run the same command again to grade the rest.")
         print(f"\n{message}", file=sys.stderr)
         raise BatchInterrupted(message) from None
-    rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubric) for e in entries)
+    rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubrics[e.student]) for e in entries)
     return rows, len(todo)
 
 

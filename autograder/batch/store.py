@@ -24,6 +24,7 @@ from typing import Mapping
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_report import report_dict
+from autograder.variants.model import Variant
 from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 
 SCHEMA = 1
@@ -162,4 +163,6 @@ def report_from_dict(data: dict) -> Report:
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
                   data["sandbox"], tuple(data["notes"]), data["kit_version"],
                   import_output=data.get("import_output", ""),
-                  import_errors=tuple(data.get("import_errors", {}).items()))
+                  import_errors=tuple(data.get("import_errors", {}).items()),
+                  variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
+                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())))

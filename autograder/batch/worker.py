@@ -7,12 +7,15 @@ grading.grade_path starts.
 from __future__ import annotations
 
 import signal
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
 from autograder.config import Rubric
 from autograder.report.model import Report
+from autograder.variants.assign import with_variant
+from autograder.variants.model import Variant
 
 
 class GradeOne(Protocol):
@@ -34,7 +37,12 @@ def prepare_hidden(rubric: Rubric) -> None:
     from autograder.goldens import GoldenStore
     from autograder.grading import select_cases
 
-    GoldenStore().goldens(select_cases(rubric, include_hidden=True), activation=rubric.activation)
+    activations = {rubric.activation}
+    if rubric.variants is not None and "activation" in rubric.variants.vary:  # the class shares one set per activation
+        activations |= set(rubric.variants.activations)
+    for activation in sorted(activations):
+        course = replace(rubric, activation=activation)
+        GoldenStore().goldens(select_cases(course, include_hidden=True), activation=activation)
 
 
 def ignore_sigint() -> None:
@@ -51,11 +59,14 @@ def rubric_from_fields(data: dict) -> Rubric:
     return Rubric(**{**data, "points": MappingProxyType(dict(data["points"]))})
 
 
-def grade_job(grade_one: GradeOne, path: str, student: str, rubric: dict) -> tuple[Report | None, str | None]:
+def grade_job(grade_one: GradeOne, path: str, student: str, rubric: dict,
+              variant: Variant | None = None) -> tuple[Report | None, str | None]:
     """(report, None), or (None, why) when grading raised: the reason travels as text,
-    so an exception that can't be pickled still reaches the parent."""
+    so an exception that can't be pickled still reaches the parent. variant: the student's, graded
+    on the course's rubric (variants/assign.with_variant)."""
     try:
-        report = grade_one(Path(path), rubric=rubric_from_fields(rubric), name=student)
+        course = rubric_from_fields(rubric)
+        report = grade_one(Path(path), rubric=course if variant is None else with_variant(course, variant), name=student)
     except BaseException as err:  # noqa: B036 - SystemExit from grading code is a crash too
         return None, f"grading crashed: {type(err).__name__}: {err}"
     if not isinstance(report, Report):

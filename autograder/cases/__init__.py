@@ -14,11 +14,12 @@ from __future__ import annotations
 import random
 from typing import Callable, Mapping
 
-from autograder.cases import hand, hand_backward, hand_nn
+from autograder.cases import hand, hand_backward, hand_nn, variant_op
 from autograder.cases.model import Case, Visibility
 from autograder.cases.random_cases import backward_cases, op_cases
 from autograder.cases.random_nn import nn_cases
-from autograder.tasks import ACTIVATIONS, TASK, TASK_IDS
+from autograder.tasks import ACTIVATIONS, POOL, TASK, TASK_IDS
+from autograder.variants.model import BASE, Variant
 
 __all__ = ["ACTIVATIONS", "Case", "HAND", "PUBLIC_SEED", "build_cases"]
 
@@ -42,10 +43,21 @@ HAND: Mapping[str, Callable[[str], list[Case]]] = {
 }
 
 
-def _random(task: str, seed: int, visibility: Visibility, activation: str) -> list[Case]:
+FAMILY = {**{t.id: t.family for t in POOL}, **{t: TASK[t].family for t in TASK_IDS}}
+
+
+def _hand(task: str, activation: str, variant: Variant) -> list[Case]:
+    if FAMILY[task] == "variant":
+        return variant_op.hand_cases(task, variant.constant)
+    return HAND[task](activation)
+
+
+def _random(task: str, seed: int, visibility: Visibility, activation: str, variant: Variant) -> list[Case]:
     rng = random.Random(f"{seed}/{visibility}/{task}")
     prefix = "random" if visibility == "public" else "hidden"
-    family = TASK[task].family
+    family = FAMILY[task]
+    if family == "variant":
+        return variant_op.random_cases(task, variant.constant, rng, prefix, visibility)
     if family == "op":
         return op_cases(task, rng, prefix, visibility)
     if family == "backward":
@@ -53,15 +65,16 @@ def _random(task: str, seed: int, visibility: Visibility, activation: str) -> li
     return nn_cases(task, rng, prefix, visibility, activation)
 
 
-def build_cases(*, seed: int, visibility: Visibility, activation: str = "tanh") -> list[Case]:
-    """Every task's cases of one visibility, in task order."""
+def build_cases(*, seed: int, visibility: Visibility, activation: str = "tanh",
+                variant: Variant = BASE) -> list[Case]:
+    """Every task's cases of one visibility, in task order; a variant's extra operation's last."""
     if visibility not in ("public", "hidden"):
         raise ValueError(f"visibility must be 'public' or 'hidden', not {visibility!r}")
     if activation not in ACTIVATIONS:
         raise ValueError(f"activation must be one of {ACTIVATIONS}, not {activation!r}")
     cases = []
-    for task in TASK_IDS:
+    for task in TASK_IDS + variant.tasks:
         if visibility == "public":
-            cases += HAND[task](activation)
-        cases += _random(task, seed, visibility, activation)
+            cases += _hand(task, activation, variant)
+        cases += _random(task, seed, visibility, activation, variant)
     return cases

@@ -5,7 +5,7 @@ import random
 
 from autograder.cases.hints import HINTS
 from autograder.cases.model import Case, Visibility
-from autograder.tasks import OPS
+from autograder.tasks import OPS, VARIANT_OPS
 
 # The symbol a title writes for each operation.
 SYMBOL = {name: op.symbol for name, op in OPS.items()}
@@ -38,7 +38,7 @@ def away(rng: random.Random, lo: float, hi: float, gap: float = 0.1) -> float:
 def describe_local(p: dict) -> str:
     """A one-line title for an ops.local case: the expression, out.grad, the grads preset."""
     op, a = p["op"], fmt(p["a"])
-    form = OPS[op].form
+    form = (OPS.get(op) or VARIANT_OPS[op]).form
     if form == "binary":
         sym = SYMBOL[op]
         if p.get("same"):

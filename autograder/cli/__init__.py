@@ -11,9 +11,10 @@ from pathlib import Path
 from autograder import paths
 from autograder.config import ConfigError, Rubric, load_rubric, public_seed_warning, require_installed
 from autograder.cli import mistakes
+from autograder.cli.check_parts import run_exercises, whose, write_graph_files
 from autograder.errors import ExitCode, KitError, UserError
 from autograder.report.inert import inert
-from autograder.tasks import TASK_IDS
+from autograder.tasks import TASK_IDS, TITLE
 
 EXAMPLES = """\
 examples:
@@ -77,6 +78,8 @@ def _parser() -> argparse.ArgumentParser:
     handout = sub.add_parser("handout", help="write what students get into OUT (nothing hidden)")
     handout.add_argument("out", type=Path, help="a new or empty folder")
     handout.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    handout.add_argument("--roster", type=Path, metavar="ROSTER.csv",
+                         help="with [variants]: one handout per student of the roster (a CSV with an `id` column)")
     handout.set_defaults(run=_handout)
 
     export = sub.add_parser("export", help="write an edition of the assignment for a platform (see `export --help`)")
@@ -88,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
                         choices=("hidden", "after_due_date", "after_published", "visible"),
                         help="gradescope: when students see how the hidden cases went (default: %(default)s)")
     export.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
+    export.add_argument("--roster", type=Path, metavar="ROSTER.csv",
+                        help="gradescope, with [variants]: the students whose variants the zip grades")
     export.set_defaults(run=_export)
 
     for command in ("merge", "lms"):
@@ -133,10 +138,14 @@ def _handout(args) -> int:
 
     try:
         rubric = _instructors_rubric(args)
-        files = editions.edition("handout").write(args.out, rubric=rubric)
+        files = editions.edition("handout").write(args.out, rubric=rubric, roster=args.roster)
     except ConfigError as err:
         raise UsageError(str(err)) from None
-    print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
+    if args.roster:
+        print(f"Wrote one handout per student of {args.roster} into {args.out} ({_files(files)}); "
+              f"{args.out}/variants.csv says whose variant is whose. Students start with their folder's README.md.")
+    else:
+        print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
     warning = public_seed_warning(rubric, before="before you grade")
     if warning:
         print(warning, file=sys.stderr)
@@ -151,7 +160,7 @@ def _export(args) -> int:
     try:
         rubric = _instructors_rubric(args)
         files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment,
-                                                     hidden_visibility=args.hidden_visibility)
+                                                     hidden_visibility=args.hidden_visibility, roster=args.roster)
     except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the {args.edition} edition to {args.dest} ({_files(files)}).")
@@ -172,8 +181,10 @@ def _files(files: list) -> str:
 
 
 def _add_grading_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--task", action="append", choices=TASK_IDS, metavar="ID",
-                   help=f"only this task (repeatable): {', '.join(TASK_IDS)}")
+    p.add_argument("--task", action="append", choices=tuple(TITLE), metavar="ID",
+                   help=f"only this task (repeatable): {', '.join(TASK_IDS)} (and a variant's extra operation)")
+    p.add_argument("--student", metavar="ID",
+                   help="with [variants]: grade against this student's variant (their id in the roster)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
     p.add_argument("--verbose", "-v", action="store_true", help="show every failing case")
@@ -189,6 +200,8 @@ def _grade(args) -> int:
         return _check(args)
     if args.task or args.format != "text":
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
+    if args.student:
+        raise UsageError("--student is for one submission; a class run finds each student's id in the download")
     run_batch_command = _instructors("grade --out").run_batch_command
     rubric = _instructors_rubric(args)
     _warn_public_seed(rubric)
@@ -216,7 +229,8 @@ def _check(args) -> int:
     if graphs is not None and graphs.exists() and not graphs.is_dir():
         raise UsageError(f"--graph {graphs}: not a folder")
     try:
-        rubric = _instructors_rubric(args) if args.include_hidden else load_rubric(args.config)
+        rubric = whose(_instructors_rubric(args) if args.include_hidden else load_rubric(args.config), args.student,
+                        grading=args.include_hidden)
         if args.include_hidden:
             _warn_public_seed(rubric)
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
@@ -230,50 +244,12 @@ def _check(args) -> int:
         # a student's own check: what the sandbox can't hold concerns whoever grades others' code
         print_report(report if args.include_hidden else report.without_sandbox_notes(), verbose=args.verbose)
     if graphs is not None:
-        _write_graphs(report, graphs)
+        write_graph_files(report, graphs)
     return report.exit_code
 
 
-def _write_graphs(report, folder: Path) -> None:
-    """The pictures of --graph, and one line on stderr (stdout may be JSON) saying where."""
-    from autograder.report import graph_svg
-    from autograder.report.graph_files import write_graphs
-
-    try:
-        written = write_graphs(report, folder)
-    except OSError as err:
-        raise UsageError(f"--graph {folder}: {err.strerror or err}") from None
-    why = graph_svg.missing()
-    if why and written:
-        print(f"note: {why}", file=sys.stderr)
-    kind = "text graph(s)" if why else "graph picture(s)"
-    print(f"Wrote {len(written)} {kind} of failing cases to {folder}/" if written
-          else f"No failing case with a graph: nothing written to {folder}/", file=sys.stderr)
-
-
 def _exercises(args) -> int:
-    exercises = _instructors("exercises")
-    MarkerError, check_exercises, write_exercises = (
-        exercises.MarkerError, exercises.check_exercises, exercises.write_exercises)
-    if not args.solutions.is_dir():
-        raise UsageError(f"no solutions folder at {args.solutions}")
-    try:
-        if args.check:
-            problems = check_exercises(args.solutions, args.exercises)
-            for line in problems:
-                print(line)
-            if problems:
-                print("exercises/ is out of date: run `autograder exercises` to regenerate it.")
-                return 1
-            print(f"exercises/ matches {args.solutions}.")
-            return 0
-        changed = write_exercises(args.solutions, args.exercises)
-    except MarkerError as err:
-        raise UsageError(str(err)) from None
-    for path in changed:
-        print(f"wrote {path}")
-    print(f"exercises/ is up to date ({len(changed)} file(s) changed).")
-    return 0
+    return run_exercises(args, _instructors("exercises"))
 
 
 def main(argv: list[str] | None = None) -> int:

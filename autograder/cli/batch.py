@@ -14,6 +14,7 @@ from typing import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from autograder.batch.exports import FORENSICS
 from autograder.batch.executors import ExecutorError, executor_from
 from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, grade_batch
 from autograder.batch.shard import ShardError, parse_shard
@@ -23,7 +24,7 @@ from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
 from autograder.errors import UserError
 from autograder.report.numbers import show
-from autograder.report.summary import sandbox_levels, who_rows
+from autograder.report.summary import forensics_intro, sandbox_levels, who_rows
 from autograder.report.text import shown
 
 SHOW_ERRORS = 10
@@ -119,7 +120,7 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
     for name in ("task", "pass rate", "passed"):
         tasks.add_column(name, justify="left" if name == "task" else "right")
     for t in s["tasks"]:
-        tasks.add_row(t["id"], f"{t['pass_rate']:.0%}", f"{t['passed']}/{s['submissions']}")
+        tasks.add_row(t["id"], f"{t['pass_rate']:.0%}", f"{t['passed']}/{t.get('of', s['submissions'])}")
     console.print(tasks)
     if s["diagnoses"]:  # what to reteach: the classic mistakes named, most frequent first
         console.print("\n[bold]What to reteach[/bold] (the classic mistakes named; who made them: summary.md)")
@@ -133,6 +134,14 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
             more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""
             console.print(f"[yellow]{title}[/yellow]: {shown(', '.join(names[:SHOW_ERRORS]))}{more} "
                           "(why: summary.md, the gradebook's error column)", soft_wrap=True)
+    if "forensics" in s:  # a class graded with variants: whose variant each submission solves
+        flags = s["forensics"]["flags"]
+        console.print(f"\n[bold]Forensics[/bold]: {shown(forensics_intro(s))}", soft_wrap=True)
+        for flag in flags[:SHOW_RETEACH]:
+            console.print(f"  {shown(flag['says'])}", soft_wrap=True)
+        if flags:
+            console.print(f"  (the numbers of each{'' if len(flags) <= SHOW_RETEACH else ', and the rest'}: "
+                          f"{shown(str(result.out_dir / FORENSICS))})", soft_wrap=True)
     for row in result.ungradable[:SHOW_ERRORS]:
         console.print(f"[red]could not grade[/red] {shown(row.student)}: {shown(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:

@@ -17,7 +17,7 @@ import nbformat
 from autograder.config import Rubric, require_own_seed
 from autograder.errors import UserError
 from autograder.files import write_text_atomic
-from autograder.notebooks.support import fresh_folder, write_secret, write_student_kit
+from autograder.notebooks.support import fresh_folder, require_one_assignment, write_secret, write_student_kit
 
 NOTEBOOK = "backprop.ipynb"
 CONFIG = """\
@@ -35,6 +35,7 @@ class NbgraderEdition:
         from autograder.notebooks.nbgrader_source import source_notebook
 
         require_own_seed(rubric)
+        require_one_assignment(rubric, "nbgrader")
         if not assignment or not all(c.isalnum() or c in "-_" for c in assignment):
             raise UserError(f"--assignment {assignment!r}: use letters, digits, - and _ (nbgrader's folder name)")
         course = Path(dest)

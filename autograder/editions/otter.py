@@ -17,7 +17,7 @@ import nbformat
 from autograder.config import Rubric, require_own_seed
 from autograder.gradescope.requirements import grading_requirements
 from autograder.files import write_text_atomic
-from autograder.notebooks.support import fresh_folder, write_secret, write_student_kit
+from autograder.notebooks.support import fresh_folder, require_one_assignment, write_secret, write_student_kit
 
 NOTEBOOK = "backprop.ipynb"
 
@@ -30,6 +30,7 @@ class OtterEdition:
         from autograder.notebooks.otter_master import master_notebook
 
         require_own_seed(rubric)
+        require_one_assignment(rubric, "otter")
         dest = fresh_folder(dest)
         write_text_atomic(dest / NOTEBOOK, nbformat.writes(master_notebook(rubric)))
         write_student_kit(dest, rubric)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.config import Rubric, require_own_seed
+from autograder.notebooks.support import require_one_assignment
 from autograder.editions.gradescope import PACKAGE, kit_files
 from autograder.files import write_text_atomic
 from autograder.gradescope.requirements import grading_requirements
@@ -58,6 +59,7 @@ class PrairieLearnQuestion:
 
     def write(self, dest: Path, *, rubric: Rubric, assignment: str = "hw1", **_) -> list[Path]:
         require_own_seed(rubric)
+        require_one_assignment(rubric, "prairielearn")
         dest = fresh_folder(dest)
         question = dest / "questions" / f"backprop-{assignment}"
         write_text_atomic(question / "info.json", json.dumps(info_json(assignment), indent=2) + "\n")

@@ -41,6 +41,20 @@ def torch_api() -> SimpleNamespace:
                            **{n: getattr(torch_adapter, n) for n in API_NAMES})
 
 
+def with_constant(api: SimpleNamespace, op: str, constant: float) -> SimpleNamespace:
+    """The API whose Value's `op` method takes no argument: a variant's constant bound, as a student's
+    engine.py has it written in (the reference and torch take it as the method's argument)."""
+    key = (api.Value, op, constant)
+    bound = _BOUND.get(key)
+    if bound is None:
+        method = getattr(api.Value, op)
+        bound = _BOUND[key] = type("Value", (api.Value,), {"__slots__": (), op: lambda self: method(self, constant)})
+    return SimpleNamespace(**{**vars(api), "Value": bound})
+
+
+_BOUND: dict[tuple, type] = {}
+
+
 def package_api(folder: Path, name: str, package: str = "micrograd") -> SimpleNamespace:
     """The exercise API of the `micrograd` package in `folder`, imported in this process.
 

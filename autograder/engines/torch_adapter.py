@@ -9,6 +9,8 @@ engines can be compared node by node. This is the only module importing torch.
 """
 from __future__ import annotations
 
+import math
+
 import torch
 
 from autograder.tasks import ACTIVATIONS, OPS
@@ -27,7 +29,7 @@ def _leaf(x) -> torch.Tensor:
 
 def _unary(fn, op):
     def method(self):
-        return Value._node(fn, (self,), op)
+        return self._node(fn, (self,), op)
     method.__name__ = fn.__name__
     return method
 
@@ -71,18 +73,18 @@ class Value:
     # -- arithmetic: the same node structure as the reference ------------------
     def __add__(self, other):
         if isinstance(other, Value):
-            return Value._node(torch.add, (self, other), "+")
-        return Value._node(lambda a: a + other, (self,), "+")
+            return self._node(torch.add, (self, other), "+")
+        return self._node(lambda a: a + other, (self,), "+")
 
     def __mul__(self, other):
         if isinstance(other, Value):
-            return Value._node(torch.mul, (self, other), "*")
-        return Value._node(lambda a: a * other, (self,), "*")
+            return self._node(torch.mul, (self, other), "*")
+        return self._node(lambda a: a * other, (self,), "*")
 
     def __pow__(self, other):
         if not isinstance(other, (int, float)) or isinstance(other, bool):
             raise TypeError("only int and float exponents are supported")
-        return Value._node(lambda a: a ** other, (self,), f"**{other}")
+        return self._node(lambda a: a ** other, (self,), f"**{other}")
 
     def __neg__(self):
         return self * -1
@@ -102,8 +104,22 @@ class Value:
     def __rtruediv__(self, other):
         return other * self ** -1
 
-    log = _unary(torch.log, "log")  # beyond the tasks: for engines with more ops (tests/styles)
-    sigmoid = _unary(torch.sigmoid, "sigmoid")
+    # beyond the tasks: for engines with more ops (tests/styles), and a variant's extra operation
+    # (autograder.tasks.POOL) with its constant, each torch's own function
+    def log(self, base=None):
+        return self._node(torch.log if base is None else (lambda t: torch.log(t) / math.log(base)), (self,), "log")
+
+    def sigmoid(self, c=None):
+        return self._node(torch.sigmoid if c is None else (lambda t: torch.sigmoid(c * t)), (self,), "sigmoid")
+
+    def softplus(self, beta):
+        return self._node(lambda t: torch.nn.functional.softplus(t, beta=beta), (self,), "softplus")
+
+    def sin(self, w):
+        return self._node(lambda t: torch.sin(w * t), (self,), "sin")
+
+    def leaky_relu(self, slope):
+        return self._node(lambda t: torch.nn.functional.leaky_relu(t, slope), (self,), "leaky_relu")
 
     # -- backpropagation --------------------------------------------------------
     @property
@@ -177,7 +193,9 @@ def native_mix(children, coefs):
     """sum(c * child) as one node of torch ops: the kit's "mix" node
     (autograder/child/programs/_graph.py), differentiated by torch instead of by the kit."""
     coefs = [float(c) for c in coefs]
-    return Value._node(lambda *t: sum(c * x for c, x in zip(coefs, t)), tuple(children), "mix")
+    children = tuple(children)
+    cls = type(children[0]) if children else Value  # a variant's engine (engines.with_constant) keeps its class
+    return cls._node(lambda *t: sum(c * x for c, x in zip(coefs, t)), children, "mix")
 
 
 def _neuron(w, b, x, activation):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from autograder.errors import UserError
-from autograder.tasks import TASK_IDS
+from autograder.tasks import TITLE
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)#\s*BEGIN SOLUTION\b(?P<rest>.*)$")
 END = re.compile(r"^[ \t]*#\s*END SOLUTION\b")
@@ -61,7 +61,7 @@ def _stub(begin: re.Match, filename: str, lineno: int) -> str:
     if not header:
         raise MarkerError(f"{filename}:{lineno}: write the marker as '# BEGIN SOLUTION <task id>: <what to write>'")
     task = header["task"]
-    if task not in TASK_IDS:
-        raise MarkerError(f"{filename}:{lineno}: unknown task id {task!r}; the task ids are {', '.join(TASK_IDS)}")
+    if task not in TITLE:  # a task of the base assignment, or a variant's extra operation
+        raise MarkerError(f"{filename}:{lineno}: unknown task id {task!r}; the task ids are {', '.join(TITLE)}")
     message = f"{task}: {header['what']}"
     return f'{begin["indent"]}raise NotImplementedError({message!r})\n'

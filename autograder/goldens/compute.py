@@ -44,13 +44,22 @@ def compute_goldens(cases: list[Case], *, torch_check: bool = True) -> dict[str,
     torch = _torch_api() if torch_check else None
     goldens = {}
     for case in cases:
-        golden = _plain(program(case.program)(ref, case.params), case.id)
+        golden = _plain(program(case.program)(_bound(ref, case), case.params), case.id)
         if torch is not None:
-            theirs = _plain(program(case.program)(torch, case.params), case.id)
+            theirs = _plain(program(case.program)(_bound(torch, case), case.params), case.id)
             _agree(case, golden, theirs)
         golden[MISTAKES] = _predictions(case, [CORRECT, *(m for m in MODELS if m.task == case.task)])
         goldens[case.id] = golden
     return goldens
+
+
+def _bound(api, case: Case):
+    """The engine a case runs on: a variant's case (its params hold the operation's "constant") on the
+    engine with that constant bound, as the student's engine.py has it written in."""
+    if "constant" not in case.params:
+        return api
+    from autograder.engines import with_constant
+    return with_constant(api, case.params["op"], case.params["constant"])
 
 
 def _predictions(case: Case, models) -> dict[str, dict]:

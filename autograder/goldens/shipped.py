@@ -20,3 +20,22 @@ def every_golden(rubric: Rubric) -> bytes:
     goldens = GoldenStore().goldens(cases, activation=rubric.activation)
     return json.dumps({"digest": cases_digest(cases, rubric.activation), "goldens": goldens,
                        "fingerprints": case_fingerprints(cases, rubric.activation)}, sort_keys=True).encode()
+
+
+def every_variants_goldens(rubric: Rubric, students: list[str]) -> dict[str, bytes]:
+    """file name -> JSON: the goldens of every student's variant (public and hidden), one file per set of
+    cases as grading asks for them (grading.golden_values: the class's shared ones, each extra operation's),
+    named by its digest, for a GoldenStore whose `shipped` is the folder holding them."""
+    from autograder.grading import golden_groups, select_cases
+    from autograder.variants.assign import for_student
+
+    files: dict[str, bytes] = {}
+    store = GoldenStore()
+    for student in students:
+        mine = for_student(rubric, student)
+        for group in golden_groups(select_cases(mine, include_hidden=True), mine):
+            digest = cases_digest(group, mine.activation)
+            if f"{digest}.json" not in files:
+                goldens = store.goldens(group, activation=mine.activation)
+                files[f"{digest}.json"] = json.dumps({"digest": digest, "goldens": goldens}, sort_keys=True).encode()
+    return files

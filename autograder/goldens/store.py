@@ -94,11 +94,13 @@ class GoldenStore:
         return found
 
     def _load_or_compute(self, cases: list[Case], activation: str, digest: str) -> dict[str, dict]:
-        for source in (self.shipped, self._cache_file(digest)):
+        # a shipped folder holds one file per set of cases, named by its digest (a class's variants)
+        shipped = self.shipped / f"{digest}.json" if self.shipped is not None and self.shipped.is_dir() else self.shipped
+        for source in (shipped, self._cache_file(digest)):
             found = read_goldens(source, digest)
             if found is not None:
                 return found
-        found = read_goldens_for(self.shipped, cases, activation)
+        found = read_goldens_for(shipped, cases, activation)
         if found is not None:
             return found
         if not self.compute:

@@ -22,6 +22,10 @@ WEAK_SANDBOX = ("The autograder's sandbox is not available on this image, so you
                 "instructor has been told). This is not your code's fault.")
 
 
+class NotInRoster(Exception):
+    """With [variants]: the submitter's variant has no goldens in the zip (built before they were on the roster)."""
+
+
 class SandboxTooWeak(Exception):
     """Only rlimits here: student code would run as root, next to the hidden seed and goldens."""
 
@@ -36,6 +40,10 @@ def main(root: str) -> int:
         print(f"backprop-kit: {err}")
         data = {"score": 0.0, "tests": [], "stdout_visibility": "hidden", "output": WEAK_SANDBOX,
                 "execution_time": round(time.monotonic() - started)}
+    except NotInRoster as err:
+        print(f"backprop-kit: {err}")
+        data = {"score": 0.0, "tests": [], "stdout_visibility": "hidden", "output": str(err),
+                "execution_time": round(time.monotonic() - started)}
     except BaseException as err:  # never without a results.json, and the reason for the instructor
         traceback.print_exc()
         data = {"score": 0.0, "tests": [], "stdout_visibility": "hidden",
@@ -49,6 +57,7 @@ def main(root: str) -> int:
 
 def grade(root: Path, started: float) -> dict:
     from autograder.config import load_rubric
+    from autograder.errors import KitError
     from autograder.goldens import GoldenStore
     from autograder.grading import grade_path
     from autograder.report.gradescope_json import results_json
@@ -62,23 +71,48 @@ def grade(root: Path, started: float) -> dict:
         raise SandboxTooWeak(f"sandbox level basic ({level.why or 'no bubblewrap, no uid'}): student code would run "
                              f"as root and could read {secret}. Install bubblewrap in setup.sh, or let the uid "
                              f"level run (root with the right to chroot, and ldd); {ALLOW_BASIC}=1 grades anyway")
-    rubric = load_rubric(secret / "assignment.toml")
+    rubric = submitters_rubric(load_rubric(secret / "assignment.toml"), root / METADATA)
     settings = json.loads((secret / SETTINGS).read_text(encoding="utf-8"))
+    shipped = secret / "goldens" if rubric.variants is not None else secret / "goldens.json"
     with tempfile.TemporaryDirectory(prefix="goldens-") as cache:
-        store = GoldenStore(cache_dir=Path(cache), shipped=secret / "goldens.json", compute=False)
-        report = grade_path(submission_path(root / "submission"), rubric=rubric, include_hidden=True,
-                            store=store, name="submission")
+        store = GoldenStore(cache_dir=Path(cache), shipped=shipped, compute=False)
+        try:
+            report = grade_path(submission_path(root / "submission"), rubric=rubric, include_hidden=True,
+                                store=store, name="submission")
+        except KitError:
+            if rubric.variants is None:
+                raise
+            raise NotInRoster(f"Your id ({rubric.variant.student}) is not on the roster this autograder was built "
+                              "with, so your variant can't be graded yet: your instructor has been told. This is "
+                              "not your code's fault.") from None
     for note in report.sandbox_notes:  # the autograder's output, which students do not see
         print(f"backprop-kit: {note}")
     return results_json(report, execution_time=time.monotonic() - started,
                         hidden_visibility=settings.get("hidden_visibility", "after_published"))
 
 
+METADATA = "submission_metadata.json"
+
+
+def submitters_rubric(rubric, metadata: Path):
+    """With [variants]: the rubric of the submitter's variant, drawn from their SID (else their email) as
+    Gradescope's submission_metadata.json gives it (a group's first member); the course's rubric otherwise."""
+    if rubric.variants is None:
+        return rubric
+    from autograder.variants.assign import for_student
+
+    users = json.loads(metadata.read_text(encoding="utf-8")).get("users") or [{}]
+    who = str(users[0].get("sid") or users[0].get("email") or "")
+    if not who:
+        raise ValueError(f"{metadata} names no submitter (sid or email): a variant can't be found")
+    return for_student(rubric, who)
+
+
 def lock_up(secret: Path) -> None:
     """The secrets readable by root only, whatever the zip's modes were (setup.sh does it too)."""
     os.chmod(secret, 0o700)
-    for path in secret.iterdir():
-        os.chmod(path, 0o600)
+    for path in secret.rglob("*"):
+        os.chmod(path, 0o700 if path.is_dir() else 0o600)
 
 
 def submission_path(folder: Path) -> Path:

@@ -12,16 +12,18 @@ import shutil
 from pathlib import Path
 
 from autograder import paths
-from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.config import Rubric, rubric_toml
 from autograder.errors import UserError
 from autograder.files import write_text_atomic
-from autograder.goldens import cases_digest, compute_goldens
+from autograder.goldens import GoldenStore, cases_digest
+from autograder.grading import golden_values, select_cases
+from autograder.variants.handout_file import write_variant_file
+from autograder.variants.readme import readme_lines
 from autograder.goldens.store import case_fingerprints, write_goldens
 
 HANDOUT_GOLDENS = "public_goldens.json"   # inside the handout's autograder/ package
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
-_SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "*.tmp")
+_SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "variant.json", "*.tmp")
 
 
 # Parts of the package students must not get: the engines module holds the
@@ -38,6 +40,8 @@ def _skip(folder: str, names: list[str]) -> set[str]:
         skipped |= _INSTRUCTOR_ONLY & set(names)
     if Path(folder) == paths.KIT_ROOT / "autograder" / "cli":
         skipped |= {"batch.py", "lms.py", "lms_push.py"} & set(names)  # `grade --out`, `lms`: an instructor's commands
+    if Path(folder) == paths.KIT_ROOT / "autograder" / "variants":
+        skipped.add("ids.py")  # a batch's: which LMS id a variant is drawn from
     if Path(folder) == _TEMPLATES.parent:
         skipped.add(_TEMPLATES.name)  # the handout's own templates are already written at its top
     return skipped
@@ -58,15 +62,21 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
     shutil.copytree(exercises / "micrograd", out / "micrograd", ignore=_skip)
     shutil.copytree(paths.KIT_ROOT / "autograder", out / "autograder", ignore=_skip)
 
-    cases = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
-    goldens = compute_goldens(cases)
+    # the public cases of the rubric's variant (the base assignment's without [variants]), theirs only
+    cases = select_cases(rubric, include_hidden=False)
+    goldens = golden_values(cases, rubric, GoldenStore())
     # with each case's fingerprint, so `check --task mul` (a subset) finds its goldens here too
     write_goldens(out / "autograder" / HANDOUT_GOLDENS, cases_digest(cases, rubric.activation), goldens,
                   case_fingerprints(cases, rubric.activation))
+    if rubric.variants is not None:
+        write_variant_file(out / "autograder", rubric.variant)
 
     write_text_atomic(out / "assignment.toml", public_rubric_toml(rubric))
     for name in ("README.md", "conftest.py", "pytest.ini", "requirements.txt"):
         write_text_atomic(out / name, (_TEMPLATES / name).read_text(encoding="utf-8"))
+    if rubric.variants is not None:
+        write_text_atomic(out / "README.md", (out / "README.md").read_text(encoding="utf-8")
+                          + readme_lines(rubric.variant))
     return sorted(p for p in out.rglob("*") if p.is_file())
 
 

@@ -58,3 +58,23 @@ def fresh_folder(dest: Path) -> Path:
         raise UserError(f"{dest} is not an empty folder: choose a new one")
     dest.mkdir(parents=True, exist_ok=True)
     return dest
+
+
+# why a notebook edition can't carry per-student variants: the tools release one notebook to the class
+ONE_RELEASE = {
+    "otter": "otter assign writes one student notebook and one autograder for the whole class "
+             "(otter-grader has no per-student variants: its issue #490)",
+    "nbgrader": "nbgrader generate_assignment releases one notebook to every student "
+                "(nbgrader has no per-student variants: its issues #1153 and #1433)",
+    "prairielearn": "this edition's question and external grader are one for the class (drawing each student's "
+                    "variant there from PrairieLearn's user id is not built yet)",
+}
+
+
+def require_one_assignment(rubric: Rubric, tool: str) -> None:
+    """A notebook edition is one assignment for the class: with [variants], say so instead of writing it."""
+    if rubric.variants is not None:
+        raise UserError(f"the {tool} edition can't carry per-student variants: {ONE_RELEASE[tool]}. With [variants], give "
+                        "students `autograder handout OUT --roster ROSTER.csv` and grade on Gradescope with "
+                        "`autograder export gradescope FILE.zip --roster ROSTER.csv` (or `autograder grade`); or "
+                        "remove [variants] for a notebook course")

@@ -42,11 +42,14 @@ def task_columns(reports: Iterable[Report]) -> list[str]:
 
 def render_gradebook(rows: Sequence[GradebookRow]) -> str:
     tasks = task_columns(row.report for row in rows)
+    # a class graded with [variants]: which variant each row was graded against, last
+    variants = any(row.report.variant is not None for row in rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([*FIXED_BEFORE, *tasks, *FIXED_AFTER])
+    writer.writerow([*FIXED_BEFORE, *tasks, *FIXED_AFTER, *(["variant"] if variants else [])])
     for row in rows:
-        writer.writerow(gradebook_cells(row, tasks))
+        variant = row.report.variant
+        writer.writerow(gradebook_cells(row, tasks) + ([guard(variant.label if variant else "")] if variants else []))
     return out.getvalue()
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from autograder.report import graph_fit, graph_svg
 from autograder.report.grouping import same_problems
+from autograder.report.task_text import variant_line
 from autograder.report.jinja_env import template
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.numbers import show
@@ -36,6 +37,7 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "notes": list(report.without_sandbox_notes().notes),  # the sandbox's own: the class summary's
         "import_output": report.import_output,
         "late": late,
+        "variant": variant_line(report.variant) if report.variant is not None else None,
         "kit_version": report.kit_version,
         "tasks": _with_pictures([_task(t) for t in report.tasks]),
         # said once on the page, when a graph could not be drawn

@@ -17,6 +17,9 @@ SCHEMA history:
      saying so (autograder/cases/origin.py)
   5: import_errors: the student's modules that did not import, each with why in one line
      ({"nn": "nn.py:3: SyntaxError: invalid syntax"}; every module when the import hung or died; {} otherwise)
+  (5, unchanged for a course without [variants]) variant: present only for a report graded against a
+     student's variant: {student, op, constant, activation, seed, label}; and forensic_samples, when a
+     batch graded it: [{op, out, grad}] (what its extra operations gave at forensics' inputs, never scored)
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -33,7 +36,7 @@ SCHEMA = 5
 
 
 def report_dict(report: Report) -> dict:
-    return {
+    data = {
         "schema": SCHEMA,
         "submission": report.submission,
         "score": report.score,
@@ -71,6 +74,11 @@ def report_dict(report: Report) -> dict:
             for t in report.tasks
         ],
     }
+    if report.variant is not None:
+        data["variant"] = {**report.variant.to_json(), "label": report.variant.label}
+    if report.samples:
+        data["forensic_samples"] = [{"op": op, "out": list(outs), "grad": list(grads)} for op, outs, grads in report.samples]
+    return data
 
 
 def graph_dict(graph: CaseGraph | None) -> dict | None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from autograder.variants.model import Variant
+
 Status = Literal["passed", "failed", "error", "missing", "timeout"]
 STATUSES: tuple[str, ...] = ("passed", "failed", "error", "missing", "timeout")
 
@@ -108,6 +110,10 @@ class Report:
     # the student's modules that did not import, each with why in one line: (("nn", "nn.py:3: SyntaxError:
     # invalid syntax"),); every module when the import itself hung or died
     import_errors: tuple[tuple[str, str], ...] = ()
+    variant: Variant | None = None    # the student's variant it was graded against (None: the base assignment)
+    # with [variants]: what the code's extra operations gave at forensics' sample inputs, (op, outs, grads)
+    # per operation that ran (autograder/variants/forensics.py); never scored, never on a student's page
+    samples: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -20,6 +20,10 @@ SCHEMA history:
   5: who: the submissions that could not be graded, did not import, timed out or raised an error, kind by
      kind ({"ungradable": [{submission, reason}], "import": [...], "timeout": [...], "error": [...]}:
      report/trouble.py), so the numbers above them come with names
+  (5, unchanged for a class without [variants]) tasks[of]: how many submissions have the task, where not all
+     (a variant's extra operation; pass_rate and mean_score are over those); forensics: {checked, flags: [{student, own, sources,
+     source_variant, evidence, says}]}: the submissions whose code solves another student's variant and
+     not their own (autograder/variants/forensics.py); present only when the class was graded with variants
 """
 from __future__ import annotations
 
@@ -36,6 +40,8 @@ from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
 from autograder.report.trouble import KINDS, who
+from autograder.tasks import VARIANT_OPS
+from autograder.variants.forensics import flags
 
 SCHEMA = 5
 BINS = 10
@@ -46,7 +52,7 @@ _WITH = {"timeout": "with a case that timed out", "error": "with a case that rai
 def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = ()) -> dict:
     scores = [r.score for r in reports]
     max_score = max((r.max_score for r in reports), default=0.0)
-    return {
+    summary = {
         "schema": SCHEMA,
         "submissions": len(reports),
         "graded": sum(r.error is None for r in reports),
@@ -66,6 +72,17 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "sandbox_notes": sorted({n for r in reports for n in r.sandbox_notes}),
         "who": who(reports),
     }
+    if any(r.variant is not None for r in reports):  # a class graded with [variants]
+        summary["forensics"] = forensics(reports)
+    return summary
+
+
+def forensics(reports: Sequence[Report]) -> dict:
+    """Which submissions solve another student's variant and not their own, with the evidence."""
+    found = flags(reports)
+    return {"checked": sum(r.variant is not None and r.error is None for r in reports),
+            "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
+                       "source_variant": f.source_variant, "evidence": f.evidence, "says": f.says()} for f in found]}
 
 
 def diagnoses(reports: Sequence[Report]) -> list[dict]:
@@ -84,14 +101,19 @@ def diagnoses(reports: Sequence[Report]) -> list[dict]:
 def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
     results = [t for r in reports for t in r.tasks if t.id == task_id]
     passed = sum(bool(t.cases) and t.status == "passed" for t in results)
-    return {
+    # a variant's extra operation: over the students who have it; every other task: over the class
+    of = len(results) if task_id in VARIANT_OPS else len(reports)
+    stats = {
         "id": task_id,
         "title": results[0].title,
         "max_score": max(t.max_score for t in results),
         "passed": passed,
-        "pass_rate": _round(passed / len(reports)),
-        "mean_score": _round(sum(t.score for t in results) / len(reports)),
+        "pass_rate": _round(passed / of),
+        "mean_score": _round(sum(t.score for t in results) / of),
     }
+    if of != len(reports):
+        stats["of"] = of
+    return stats
 
 
 def _has_case(report: Report, status: str) -> bool:
@@ -155,6 +177,16 @@ WHO_INTRO = "Who to look into (each line says why; the gradebook's error column 
 SANDBOX_INTRO = "What the sandbox this class was graded in can't hold (students' pages leave this out):"
 
 
+def forensics_intro(summary: dict) -> str:
+    """What the forensics section says before its flags (or instead of them)."""
+    f = summary["forensics"]
+    if not f["flags"]:
+        return (f"None of the {f['checked']} graded submission(s) computes another student's variant instead of "
+                "its own.")
+    return (f"{len(f['flags'])} of the {f['checked']} graded submission(s) compute another student's variant and "
+            "not their own: a correct solution of a student's own variant never does. The numbers:")
+
+
 def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
     rows = number_rows(summary)
     lines = ["# Class summary", "", "| | |", "|---|---:|", *(f"| {k} | {v} |" for k, v in rows), ""]
@@ -174,6 +206,9 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     if summary.get("intake"):
         lines += ["", "## What the intake said", "", INTAKE_INTRO, ""]
         lines += [f"- {line}" for line in summary["intake"]]
+    if "forensics" in summary:
+        lines += ["", "## Forensics: whose variant each submission solves", "", forensics_intro(summary), ""]
+        lines += [f"- {flag['says']}: {flag['evidence']}" for flag in summary["forensics"]["flags"]]
     if summary.get("sandbox_notes"):
         lines += ["", "## The sandbox", "", SANDBOX_INTRO, ""]
         lines += [f"- {line}" for line in summary["sandbox_notes"]]

@@ -14,8 +14,8 @@ from typing import Sequence
 
 from autograder.report.jinja_env import template
 from autograder.report.numbers import show
-from autograder.report.summary import (INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, WHO_INTRO, number_rows,
-                                       out_of, who_rows)
+from autograder.report.summary import (INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, WHO_INTRO, forensics_intro,
+                                       number_rows, out_of, who_rows)
 
 TEMPLATE = "summary.html.j2"
 
@@ -48,7 +48,7 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
         "numbers": [(what, str(value)) for what, value in number_rows(summary)],
         "pass_rate_note": PASS_RATE,
         "tasks": [{"id": t["id"], "title": t["title"], "percent": round(100 * t["pass_rate"]),
-                   "passed": t["passed"], "of": summary["submissions"],
+                   "passed": t["passed"], "of": t.get("of", summary["submissions"]),
                    "mean": out_of(t["mean_score"], t["max_score"])} for t in summary["tasks"]],
         "reteach_intro": RETEACH_INTRO,
         "reteach": [{"says": row["says"], "who": [person(s) for s in row["submissions"]]}
@@ -59,6 +59,8 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
                 for kind, title in who_rows(summary)],
         "intake_intro": INTAKE_INTRO,
         "intake": list(summary.get("intake", [])),
+        "forensics_intro": forensics_intro(summary) if "forensics" in summary else None,
+        "forensics": [{"says": f["says"], "evidence": f["evidence"]} for f in summary.get("forensics", {}).get("flags", [])],
         "sandbox_intro": SANDBOX_INTRO,
         "sandbox_notes": list(summary.get("sandbox_notes", [])),
         "histogram": histogram_file if summary["submissions"] else None,

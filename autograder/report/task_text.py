@@ -30,3 +30,9 @@ def printed(heading: str, output: str, indent: str) -> str:
     if not output:
         return ""
     return "\n" + "\n".join([indent + heading] + [f"{indent}  | {line}" for line in output.split("\n")])
+
+
+def variant_line(variant) -> str:
+    """Whose variant a report graded, and what it varies: "alice's variant: sigmoid (c = 2.3407), relu hidden layers"."""
+    who = f"{variant.student}'s variant" if variant.student else "the variant"
+    return f"{who}: {variant.label}"

@@ -10,6 +10,7 @@ from autograder.report.grouping import same_problems
 from autograder.report.inert import inert
 from autograder.report.model import Report, TaskResult
 from autograder.report.numbers import show
+from autograder.report.task_text import variant_line
 
 STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow", "timeout": "magenta"}
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
@@ -23,6 +24,8 @@ def shown(text: str) -> str:
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
     console = console or Console(highlight=False)
     console.print(f"[bold]{shown(report.submission)}[/bold]  (sandbox: {report.sandbox})")
+    if report.variant is not None:
+        console.print(shown(variant_line(report.variant)))
     if report.error:
         console.print(f"[red]Could not grade: {shown(report.error)}[/red]")
     for note in report.notes:

@@ -14,7 +14,7 @@ from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.runner.protocol import CaseOutcome
 from autograder.scoring.compare import closeness, compare
 from autograder.scoring.printed import shown
-from autograder.tasks import TASK_MODULE, TASKS
+from autograder.tasks import MODULE, TITLE
 
 
 def score_run(
@@ -40,12 +40,12 @@ def score_run(
     broken_modules = {module for module, _ in import_errors}
     for case in cases:
         outcome = outcomes.get(case.id) or CaseOutcome(case.id, "error", message="the case was never run")
-        explain = TASK_MODULE[case.task] not in broken_modules
+        explain = MODULE[case.task] not in broken_modules
         by_task.setdefault(case.task, []).append(_case_result(case, outcome, goldens[case.id], rubric, explain))
     by_task = _charge_elsewhere(cases, by_task)
     tasks = tuple(
         _task_result(task, by_task[task], rubric)
-        for task in TASKS if task in by_task and (only is None or task in only)
+        for task in rubric.points if task in by_task and (only is None or task in only)
     )
     tasks = tuple(_diagnosed(t, cases, outcomes, goldens, rubric) for t in tasks)
     return Report(
@@ -59,28 +59,35 @@ def score_run(
         duration=duration,
         import_output=shown(import_output),
         import_errors=import_errors,
+        variant=graded_variant(rubric),
     )
 
 
 def crashed_report(submission: str, reason: str, rubric: Rubric, tasks: list[str] | None = None, **kw) -> Report:
     """A Report for a submission whose grading could not finish: every task at 0, with the reason."""
-    task_ids = tasks or list(TASKS)
+    task_ids = tasks or list(rubric.points)
     return Report(
         submission=submission,
         score=0.0,
         max_score=float(sum(rubric.points[t] for t in task_ids)),
-        tasks=tuple(TaskResult(t, TASKS[t], 0.0, float(rubric.points[t])) for t in task_ids),
+        tasks=tuple(TaskResult(t, TITLE[t], 0.0, float(rubric.points[t])) for t in task_ids),
         error=reason,
         kit_version=__version__,
+        variant=graded_variant(rubric),
         **kw,
     )
+
+
+def graded_variant(rubric: Rubric):
+    """The variant a report names: the rubric's, or None for a course without [variants]."""
+    return None if rubric.variants is None and rubric.variant.is_base else rubric.variant
 
 
 def _task_result(task: str, cases: list[CaseResult], rubric: Rubric) -> TaskResult:
     points = float(rubric.points[task])
     counted = [c for c in cases if c.counted]
     passed = sum(c.status == "passed" for c in counted)
-    return TaskResult(task, TASKS[task], round(points * passed / len(counted), 6) if counted else 0.0, points,
+    return TaskResult(task, TITLE[task], round(points * passed / len(counted), 6) if counted else 0.0, points,
                       tuple(cases))
 
 

@@ -145,7 +145,7 @@ def test_does_the_handout_ship_only_the_student_side_of_the_autograder(handout):
         "__init__.py", "__main__.py", "cases", "child", "cli", "config.py", "diagnosis", "errors.py", "files.py", "goldens", "gradcheck.py",
         "grading.py", "notebook_check.py",
         "paths.py", "public_goldens.json", "pytest_plugin.py", "report", "runner", "scoring", "submission",
-        "tasks.py", "zips.py"])
+        "tasks.py", "variants", "zips.py"])
 
 
 @pytest.mark.parametrize("argv", [["handout", "x"], ["exercises", "--check"], ["grade", ".", "--out", "o"],

@@ -1,4 +1,5 @@
-"""Case programs for one operation's `_backward` closure (tasks add, mul, pow, tanh, exp, relu).
+"""Case programs for one operation's `_backward` closure (tasks add, mul, pow, tanh, exp, relu, and a
+variant's extra operation: a method such as a.sigmoid(), its constant written in the student's engine).
 
 Neither program calls backward(): `local` calls the closure of one node by hand,
 and `graph` calls the closures of a whole graph itself, in reverse creation
@@ -43,7 +44,8 @@ def _apply(spec, args):
 
 def _returned_none(spec):
     """"a.tanh() returned None, not a Value: does tanh end with `return out`?"."""
-    written, method, reflected = _WRITTEN[spec["op"]]
+    op = spec["op"]
+    written, method, reflected = _WRITTEN.get(op, (f"a.{op}()", op, ""))  # a variant's extra operation
     number = f"{spec['const']:g}" if "const" in spec else None
     left_number = number is not None and spec.get("const_side") == "left"
     if left_number:
@@ -184,3 +186,19 @@ def graph(api, p):
         "leaf_grads": [x.grad for x in leaves],
         "node_grads": [node.grad for node in nodes],
     }
+
+
+def sample(api, p):
+    """The method p["op"] (a variant's extra operation) at each input of p["xs"]: a fresh Value each time,
+    out.grad = p["upstream"], its closure called once. For forensics (autograder/variants/forensics.py):
+    the parent tells from these numbers whose constant the method computes; never compared, never scored.
+    """
+    outs, grads = [], []
+    for x in p["xs"]:
+        a = api.Value(x)
+        out = getattr(a, p["op"])()
+        out.grad = p["upstream"]
+        out._backward()
+        outs.append(out.data)
+        grads.append(a.grad)
+    return {"out": outs, "a.grad": grads}

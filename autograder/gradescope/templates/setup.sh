@@ -13,5 +13,5 @@ python3 -m venv /autograder/venv
 chmod -R a+rX /autograder/venv "$SOURCE/kit"
 chmod 0711 "$SOURCE"
 chmod 0700 "$SOURCE/secret"
-chmod 0600 "$SOURCE"/secret/*
+chmod -R u=rwX,go= "$SOURCE/secret"
 chmod 0755 "$SOURCE/run_autograder"
