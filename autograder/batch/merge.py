@@ -14,7 +14,7 @@ from typing import Sequence
 from autograder.batch.keys import GradeKey
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.outputs import OutputFiles, Written
-from autograder.batch.run import STORE_NAME, BatchInputError
+from autograder.batch.run import STORE_NAME, BatchInputError, ClassRows
 from autograder.batch.shard_manifest import MANIFEST, ShardManifest, describe, read_manifest
 from autograder.batch.store import BatchRow, Store, StoreError
 from autograder.config import Rubric
@@ -27,19 +27,11 @@ _SAME = (("assignment", "another assignment (other exercises or cases)"),
 
 
 @dataclass(frozen=True)
-class MergeResult:
+class MergeResult(ClassRows):
     rows: tuple[BatchRow, ...]
     shards: int
     out_dir: Path
     written: Written
-
-    @property
-    def ungradable(self) -> tuple[BatchRow, ...]:
-        return tuple(r for r in self.rows if r.report.error is not None)
-
-    @property
-    def retryable(self) -> tuple[BatchRow, ...]:
-        return tuple(r for r in self.rows if not r.final)
 
 
 def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -> MergeResult:

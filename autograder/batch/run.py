@@ -45,13 +45,9 @@ class BatchInterrupted(KeyboardInterrupt):
     """Ctrl-C during grading; what was graded is stored, and the message says how to resume."""
 
 
-@dataclass(frozen=True)
-class BatchResult:
-    rows: tuple[BatchRow, ...]     # one per entry, in the entries' order
-    graded: int                    # graded by this run
-    reused: int                    # taken from the store
-    out_dir: Path
-    written: Written
+class ClassRows:
+    """What a class's rows say about its grading, for a batch and a merge of shards alike."""
+    rows: tuple[BatchRow, ...]
 
     @property
     def ungradable(self) -> tuple[BatchRow, ...]:
@@ -61,6 +57,15 @@ class BatchResult:
     def retryable(self) -> tuple[BatchRow, ...]:
         """Rows whose grading crashed: the next run tries them again."""
         return tuple(r for r in self.rows if not r.final)
+
+
+@dataclass(frozen=True)
+class BatchResult(ClassRows):
+    rows: tuple[BatchRow, ...]     # one per entry, in the entries' order
+    graded: int                    # graded by this run
+    reused: int                    # taken from the store
+    out_dir: Path
+    written: Written
 
 
 def grade_batch(
