@@ -50,7 +50,6 @@ def run_cells(name, path, cells, describe, seconds=None):
     try:
         for number, first, last in cells:
             source = "\n" * (first - 1) + "\n".join(lines[first - 1:last]) + "\n"  # line numbers as in the file
-            started = time.monotonic()
             try:
                 try:
                     if timer:
@@ -60,8 +59,7 @@ def run_cells(name, path, cells, describe, seconds=None):
                     if timer:
                         timer.stop()
             except CellStopped:
-                said = (f"stopped after {time.monotonic() - started:.1f} s (grading needs what your cells define, "
-                        "not a demo's run)")
+                said = f"{timer.why()} (grading needs what your cells define, not a demo's run)"
             except BaseException as exc:  # noqa: B036 - a cell's SystemExit is the student's too
                 said = describe(exc)
             else:
@@ -83,12 +81,21 @@ class _Timer:
 
         self.signal = signal
         self.per_cell = seconds * PER_CELL
-        self.deadline = time.monotonic() + seconds * ALL_CELLS
+        self.all_cells = seconds * ALL_CELLS
+        self.deadline = time.monotonic() + self.all_cells
         self.previous = signal.signal(signal.SIGALRM, _stop)
+        self.cell_limit = True  # the running cell's own limit binds (not all the cells' together)
 
     def start(self):
-        left = min(self.per_cell, self.deadline - time.monotonic())
-        self.signal.setitimer(self.signal.ITIMER_REAL, max(left, 0.001))
+        left = self.deadline - time.monotonic()
+        self.cell_limit = self.per_cell <= left
+        self.signal.setitimer(self.signal.ITIMER_REAL, max(min(self.per_cell, left), 0.001))
+
+    def why(self) -> str:
+        """Which limit stopped the cell, in numbers that are the same on every run (a report must be)."""
+        if self.cell_limit:
+            return f"stopped after {self.per_cell:g} s, a cell's time limit"
+        return f"stopped when all the cells together reached their time limit of {self.all_cells:g} s"
 
     def stop(self):
         self.signal.setitimer(self.signal.ITIMER_REAL, 0)
