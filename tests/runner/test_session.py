@@ -454,7 +454,9 @@ def test_a_5000_deep_recursive_backward_works_and_endless_recursion_is_an_error(
     # unwinding an endless recursion under the raised recursion limit takes a while on a busy machine
     result = run(root, cases, limits=Limits(case_timeout=6.0, import_timeout=3.0))
     assert result.outcomes["backward/deep"].obs == {"grad": 1.0}
-    assert result.outcomes["add/recurse"].message.startswith("RecursionError")
+    recurse = result.outcomes["add/recurse"].message
+    # Python's RecursionError, or, on a busy machine, the endless-loop watch stopping it first (runner/endless.py)
+    assert recurse.startswith("RecursionError") or recurse.endswith("an endless loop?"), recurse
     assert result.outcomes["mul/after"].status == "ok"
 
 
