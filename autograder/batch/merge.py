@@ -39,7 +39,8 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     manifests = [_manifest(d) for d in shard_dirs]
     _check_split(shard_dirs, manifests)
     _check_same(shard_dirs, manifests, describe(rubric))
-    rows = _rows(shard_dirs, manifests, rubric)
+    keys = {s: k for m in manifests for s, k in _keys(m, rubric).items()}
+    rows = _rows(shard_dirs, manifests, keys)
     first = manifests[0]
     out_dir = Path(out_dir)
     if out_dir.resolve() in {d.resolve() for d in shard_dirs} or (out_dir / MANIFEST).exists():
@@ -49,7 +50,6 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
-            keys = {s: k for m in manifests for s, k in _keys(m, rubric).items()}
             stored = [store.put(row, keys[row.student]) for row in rows]
             files = OutputFiles(out_dir, list(first.roster), store.outputs())
             written = files.finish(stored, first.intake)
@@ -109,12 +109,12 @@ def _keys(manifest: ShardManifest, rubric: Rubric) -> dict[str, GradeKey]:
     return {s: GradeKey(content, manifest.kit_version, seed, manifest.rubric) for s, content in manifest.own.items()}
 
 
-def _rows(dirs: list[Path], manifests: list[ShardManifest], rubric: Rubric) -> list[BatchRow]:
+def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey]) -> list[BatchRow]:
     found: dict[str, BatchRow] = {}
     for folder, m in zip(dirs, manifests):
         try:
             with Store(folder / STORE_NAME) as store:
-                got = store.get_many(_keys(m, rubric))
+                got = store.get_many({s: keys[s] for s in m.own})
         except StoreError as err:
             raise BatchInputError(str(err)) from None
         lost = sorted(set(m.own) - set(got))

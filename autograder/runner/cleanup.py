@@ -45,25 +45,31 @@ def become_subreaper() -> bool:
         return True
 
 
-def _stat(pid: int | str) -> tuple[str, int, int, int] | None:
-    """(state, ppid, session, start time in clock ticks since boot) of a process, from /proc."""
+def _fields(pid: int | str) -> list[bytes] | None:
+    """The fields of /proc/<pid>/stat after "pid (comm) " (field 3 on), or None."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             stat = f.read()
-        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": field 3 on
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].split()
+
+
+def _stat(pid: int | str) -> tuple[str, int, int, int] | None:
+    """(state, ppid, session, start time in clock ticks since boot) of a process, from /proc."""
+    fields = _fields(pid)
+    try:
         return fields[0].decode(), int(fields[1]), int(fields[3]), int(fields[19])
-    except (OSError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError):
         return None
 
 
 def _cpu_ticks(pid: int | str) -> int:
     """utime + stime of one process, in clock ticks (0 when /proc can't say)."""
+    fields = _fields(pid)
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-        fields = stat[stat.rfind(b")") + 2:].split()
         return int(fields[11]) + int(fields[12])
-    except (OSError, ValueError, IndexError):
+    except (TypeError, ValueError, IndexError):
         return 0
 
 

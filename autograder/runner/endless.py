@@ -35,10 +35,7 @@ class EndlessWatch:
             return None
         return sent + max(FLOOR, FACTOR * self.slowest)
 
-    def limit(self) -> float:
-        return max(FLOOR, FACTOR * self.slowest)
-
-    def message(self, ran: float) -> str:
+    def message(self) -> str:
         """Why the case was stopped, without the seconds measured (they differ from run to run: the
         report must not)."""
         return (f"stopped while still computing, {FACTOR:g} times longer than your slowest case before it took "

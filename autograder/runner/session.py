@@ -164,7 +164,7 @@ class _Run:
             if raw != TIMEOUT:
                 return raw
             if computing(child.proc.pid):
-                self.early_stops[case.id] = self.endless.message(time.monotonic() - start)
+                self.early_stops[case.id] = self.endless.message()
                 return TIMEOUT
         return self._await(child, deadline, accept)
 
