@@ -6,7 +6,7 @@ The child is fed the job lines a grade sends it (the header, then every public a
 a nonce) from a file, and writes its results to another; os._exit is caught so that the profile is
 kept. Prints: CPU time of the child per run (user+sys, medians of --repeat, the import of the
 student's modules apart), the share of the case programs (child/programs/*.py), of the JSON lines
-both ways (observe.loads / dumps), of observe.to_json, of run_case's own capture and
+both ways (observe.loads / dumps_own), of observe.to_json, of run_case's own capture and
 bookkeeping, and the --top functions by own time.
 """
 from __future__ import annotations
@@ -89,11 +89,11 @@ def run_child(jobs: Path, results: Path, profile: str) -> float:
 def shares(stats: pstats.Stats) -> dict[str, float]:
     """Cumulative seconds of the parts named in the docstring (they can overlap: callers and callees)."""
     parts = {"case programs (programs/*.py, cumulative)": 0.0, "observe.to_json": 0.0,
-             "observe.dumps (result lines)": 0.0, "observe.loads (job lines)": 0.0,
+             "observe.dumps_own (result lines)": 0.0, "observe.loads (job lines)": 0.0,
              "run_case (all of a case)": 0.0, "import of the student's modules": 0.0}
     for (file, _, name), (_, _, _, cumulative, _) in stats.stats.items():
-        if file.endswith("observe.py") and name in ("to_json", "dumps", "loads"):
-            key = {"to_json": "observe.to_json", "dumps": "observe.dumps (result lines)",
+        if file.endswith("observe.py") and name in ("to_json", "dumps_own", "loads"):
+            key = {"to_json": "observe.to_json", "dumps_own": "observe.dumps_own (result lines)",
                    "loads": "observe.loads (job lines)"}[name]
             parts[key] = max(parts[key], cumulative)
         if file.endswith("main.py") and name == "run_case":
