@@ -34,6 +34,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from autograder.runner.cleanup import LIVE, REAPER_LOCK
 from autograder.runner.bwrap import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
 from autograder.runner.sandbox import CHILD_MAIN
 
@@ -70,10 +71,12 @@ class Zygote:
             fds.append(args_fd := data_fd(b"".join(os.fsencode(arg) + b"\0" for arg in options)))
             command = [level.python, "-I", "-S", f"{CHILD_DIR}/{ZYGOTE.name}", "--control-fd", str(theirs.fileno()),
                        "--seccomp-fd", str(seccomp_fd)] + (["--programs", PROGRAMS_DIR] if programs_dir else [])
-            self.proc = subprocess.Popen(
-                [level.bwrap, "--args", str(args_fd), "--"] + command, cwd="/", env={"PATH": "/usr/bin:/bin"},
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_no_groups)
+            with REAPER_LOCK:  # a live child of ours, never taken for what a child left behind (cleanup.py)
+                self.proc = subprocess.Popen(
+                    [level.bwrap, "--args", str(args_fd), "--"] + command, cwd="/", env={"PATH": "/usr/bin:/bin"},
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_no_groups)
+                LIVE.add(self.proc.pid)
         except BaseException:
             mine.close()
             shutil.rmtree(self.staging, ignore_errors=True)
@@ -142,9 +145,13 @@ class Zygote:
                     return message["status"]
 
     def stop(self) -> None:
+        """End the zygote (its bwrap's group: every submission still in it with it), remove its staging folder."""
+        if self.control.fileno() < 0:
+            return
         self.control.close()
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, 9)
         self.proc.wait()
+        LIVE.discard(self.proc.pid)
         self.proc.stderr.close()
         shutil.rmtree(self.staging, ignore_errors=True)

@@ -8,6 +8,7 @@ import os
 import select
 import shutil
 import threading
+from multiprocessing.util import Finalize
 
 from autograder.runner.bwrap import PROGRAMS_DIR, SITE_DIR, SUBMISSION, BubblewrapLevel
 from autograder.runner.cleanup import pidfd
@@ -88,6 +89,8 @@ class ZygoteLevel(Level):
             if zygote is None:
                 try:
                     zygote = self.zygotes[key] = Zygote(self.bwrap, programs_dir, packages)
+                    # its staging folder removed at exit, a pool's worker's too (bwrap dies with us anyway)
+                    Finalize(zygote, zygote.stop, exitpriority=10)
                 except OSError as err:
                     self.failed = str(err)
                     return None
