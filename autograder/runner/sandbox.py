@@ -146,6 +146,8 @@ class Child:
                 return
             self.received += len(chunk)
             self._split(chunk)
+            if len(chunk) < 1 << 16:  # the pipe is drained: no read to fail; epoll (level-triggered) says if more comes
+                return
 
     def _split(self, chunk: bytes) -> None:
         *complete, rest = (self.partial + chunk).split(b"\n")

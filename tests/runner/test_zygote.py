@@ -2,7 +2,8 @@
 
 Two submissions graded one after the other by the same grading process (so by the same zygote):
 the first leaves a file in /tmp and /dev/shm, tries to leave a process behind, changes modules of
-the child and of the standard library; the second looks for all of it and prints what it finds.
+the child and of the standard library; the second looks for all of it, and into its namespace's
+pid 1 (which forked it from the zygote), and prints what it finds.
 Real bwrap, real namespaces: skipped where the bubblewrap level has no zygote (not root, no setpriv).
 """
 from __future__ import annotations
@@ -44,6 +45,12 @@ if hasattr(os, 'MARK') or hasattr(observe, 'MARK') or sys.modules.get('json') ==
     seen.append('a changed module')
 others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]
 seen += ['process ' + open(f'/proc/{p}/cmdline').read().replace(chr(0), ' ') for p in others]
+for secret in ('/proc/1/fd', '/proc/1/mem', '/proc/1/environ'):  # pid 1 holds the zygote's socket: not readable
+    try:
+        os.listdir(secret) if secret.endswith('fd') else open(secret, 'rb').read(1)
+        seen.append(secret)
+    except OSError:
+        pass
 seen.append('uid %d' % os.getuid())
 print('seen:', seen, 'pid', os.getpid(), 'files', sorted(os.listdir('/submission')))
 """
