@@ -26,6 +26,7 @@ import ctypes
 import fcntl
 import gc
 import os
+import resource
 import socket
 import sys
 
@@ -79,10 +80,9 @@ class _CapData(ctypes.Structure):
     _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
 
-def drop_privileges():
+def drop_privileges(last_cap):
     """No capability in any set, uid and gid 65534, no groups; no_new_privs."""
-    last = int(open("/proc/sys/kernel/cap_last_cap").read())
-    for cap in range(last + 1):
+    for cap in range(last_cap + 1):
         prctl(PR_CAPBSET_DROP, cap)
     prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     os.setgroups([])
@@ -102,8 +102,6 @@ def install_seccomp(program):
 
 
 def set_rlimits(rlimits):
-    import resource
-
     for which, value in rlimits:
         try:
             _soft, hard = resource.getrlimit(which)
@@ -118,6 +116,8 @@ class Zygote:
     def __init__(self, control, seccomp, programs_dir):
         self.control, self.seccomp, self.programs_dir = control, seccomp, programs_dir
         self.inits = {}  # submission id -> B's pid (here)
+        with open("/proc/sys/kernel/cap_last_cap") as f:
+            self.last_cap = int(f.read())
 
     def send(self, message, sock=None):
         (sock or self.control).send(observe.dumps(message).encode())
@@ -218,7 +218,7 @@ class Zygote:
             for target, fd in enumerate((null, out, err, job, result)):  # 0 1 2, then the job and result fds
                 os.dup2(fd, target)
             set_rlimits(request["rlimits"])
-            drop_privileges()
+            drop_privileges(self.last_cap)
             os.chdir(WORK)
             self.send({"id": ident, "hello": "child"})
             self.control.close()
