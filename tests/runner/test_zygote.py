@@ -8,7 +8,9 @@ Real bwrap, real namespaces: skipped where the bubblewrap level has no zygote (n
 """
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -119,3 +121,32 @@ def test_ending_a_submission_ends_every_process_in_it(tmp_path):
         assert len(tree) <= 2, tree
     assert not level.live
 
+
+
+def test_a_zygote_that_died_is_started_again(tmp_path):
+    """Is a submission after the zygote's death forked by a new one (and graded)?"""
+    level = zygote_level()
+    run_cases(student(tmp_path, "one", ""), [], limits=LIMITS)
+    for zygote in level.zygotes.values():
+        os.killpg(zygote.proc.pid, signal.SIGKILL)
+        zygote.proc.wait()
+    dead = set(map(id, level.zygotes.values()))
+    again = run_cases(student(tmp_path, "two", "print('graded')\n"), [], limits=LIMITS)
+    assert again.imports.output == "graded\n" and again.sandbox == "bubblewrap"
+    assert not dead & set(map(id, level.zygotes.values()))
+
+
+def test_where_the_zygote_cant_start_each_child_gets_its_own_bwrap(tmp_path, monkeypatch):
+    """Does a zygote that can't start leave the level working the old way, saying why?"""
+    from autograder.runner import zygote_level as module
+
+    level = zygote_level()
+
+    def refuse(*args, **kwargs):
+        raise OSError("no zygote here")
+
+    monkeypatch.setattr(module, "Zygote", refuse)
+    monkeypatch.setattr(level, "zygotes", {})
+    run = run_cases(student(tmp_path, "one", "print('graded')\n"), [], limits=LIMITS)
+    assert run.imports.output == "graded\n" and run.sandbox == "bubblewrap"
+    assert level.failed == "no zygote here" and not level.live
