@@ -7,8 +7,8 @@ For the solutions (or PATH), with the sandbox level this machine uses: run_cases
 child's start and the import of the student's modules) and with every public and hidden case, each
 --repeat times, with the child forked by the zygote and (AUTOGRADER_ZYGOTE=0) started by its own
 bwrap. CPU time: the grading process's (getrusage SELF), the child's and its bwrap's (getrusage
-CHILDREN for a bwrap per child; for the zygote, the CPU time its process tree has used and reaped,
-read from /proc: utime + stime + cutime + cstime).
+CHILDREN for a bwrap per child; for the zygote, its own and its reaped submissions', as it reports them
+at each reap, and its bwrap's from /proc).
 """
 from __future__ import annotations
 
@@ -32,22 +32,18 @@ from autograder.submission.load import prepare  # noqa: E402
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _tree_seconds(pid: int) -> float:
-    """CPU seconds a process tree has used, its reaped descendants included (utime..cstime)."""
-    total, todo = 0, [pid]
-    while todo:
-        one = todo.pop()
-        try:
-            stat = Path(f"/proc/{one}/stat").read_bytes()
-            total += sum(int(f) for f in stat[stat.rfind(b")") + 2:].split()[11:15])
-            todo += [int(p) for p in Path(f"/proc/{one}/task/{one}/children").read_text().split()]
-        except (OSError, ValueError):
-            pass
-    return total / TICK
-
-
 def _zygotes_seconds() -> float:
-    return sum(_tree_seconds(z.proc.pid) for z in getattr(levels.current(), "zygotes", {}).values())
+    """The zygotes' CPU time: the zygote and every submission it reaped (what it said at the last reap,
+    getrusage's microseconds), and its bwrap's two processes (from /proc, in clock ticks: they wait)."""
+    total = 0.0
+    for zygote in getattr(levels.current(), "zygotes", {}).values():
+        total += zygote.cpu
+        pid = zygote.proc.pid
+        for one in [pid] + [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]:
+            stat = Path(f"/proc/{one}/stat").read_bytes()
+            if b"bwrap" in stat[: stat.rfind(b")")]:
+                total += sum(int(f) for f in stat[stat.rfind(b")") + 2:].split()[11:13]) / TICK
+    return total
 
 
 def _cpu(who) -> float:

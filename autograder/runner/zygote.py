@@ -59,6 +59,7 @@ class Zygote:
         os.chmod(self.staging, 0o755)
         self.lock = threading.Lock()
         self.count = 0
+        self.cpu = 0.0  # CPU seconds the zygote and the submissions it reaped have used, as of the last reap
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         mine.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.control = mine
@@ -142,6 +143,8 @@ class Zygote:
             while True:
                 message, _, _ = self._receive(START_TIMEOUT)
                 if message.get("id") == ident and "status" in message:
+                    if isinstance(message.get("cpu"), float):
+                        self.cpu = message["cpu"]
                     return message["status"]
 
     def stop(self) -> None:
