@@ -187,7 +187,9 @@ def _echoes(raw: dict, nonce: str) -> bool:
 
 def clean(raw, cap: int) -> str:
     """Text from the child, safe to print: at most `cap` characters, no control characters."""
-    text = raw if isinstance(raw, str) else "" if raw is None else str(raw)
+    if raw is None:
+        return ""
+    text = raw if isinstance(raw, str) else str(raw)
     if text.isascii() and text.isprintable():  # the common case: nothing to replace
         return text[:cap]
     text = text[:cap].encode("utf-8", "replace").decode("utf-8")
