@@ -35,6 +35,7 @@ import ast
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -274,12 +275,18 @@ def add_hostile(dest: Path, solutions: dict[str, str]) -> None:
 
 # ---- running the CLI --------------------------------------------------------------------------
 
+CPU: dict[str, float] = {}  # out folder -> CPU seconds of its run: the CLI, its workers, children, sandboxes
+
+
 def cli_grade(subs: Path, out: Path, workers: int, env: dict) -> tuple[float, subprocess.CompletedProcess]:
     argv = [sys.executable, "-m", "autograder", "grade", str(subs), "--out", str(out),
             "--workers", str(workers), "--config", str(RUBRIC_FILE)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=KIT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[str(out)] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if done.returncode not in (0, 1):  # 1: some submissions could not be graded, which is expected
         raise SystemExit(f"bench_batch: {' '.join(argv)} exited {done.returncode}:\n{done.stderr[-3000:]}")
     return seconds, done
@@ -346,11 +353,12 @@ def main(argv: list[str] | None = None) -> int:
                         ignore=shutil.ignore_patterns("__pycache__"))
         cli_grade(warm, tmp / "out-warm", 1, env)
 
-        timings, loads = {}, {}
+        timings, loads, cpu = {}, {}, {}
         for label, out, workers in (("workers 1", tmp / "out-1", 1), ("workers 2", tmp / "out-2", 2),
                                     ("resume, workers 2", tmp / "out-2", 2)):
             before = load()
             timings[label], done = cli_grade(subs, out, workers, env)
+            cpu[label] = CPU[str(out)]
             loads[label] = f"{before} -> {load()}"
             if label.startswith("resume") and "0 graded now" not in done.stdout:
                 print(f"warning: the resumed run graded something:\n{done.stdout}")
@@ -410,6 +418,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"submissions/s, workers 1: {rate1:.2f}")
     print(f"submissions/s, workers 2: {rate2:.2f}")
     print(f"speed-up 1 -> 2 workers: {timings['workers 1'] / timings['workers 2']:.2f}x")
+    per_cpu = cpu["workers 2"] / len(made)  # what the load of other work on the machine changes least
+    print(f"CPU time per submission, workers 2 (the CLI, its workers, children and sandboxes): "
+          f"{per_cpu * 1000:.1f} ms: at most {os.cpu_count() / per_cpu:.1f} submissions/s on "
+          f"{os.cpu_count()} idle cores (workers 1: {cpu['workers 1'] / len(made) * 1000:.1f} ms)")
     print(f"median per submission (grade_path in-process, {len(sample)} sampled): {median:.3f} s "
           f"(min {min(sample_times):.3f}, max {max(sample_times):.3f})")
     print(f"resumed run (nothing to grade): {timings['resume, workers 2']:.2f} s")
@@ -450,6 +462,7 @@ def main(argv: list[str] | None = None) -> int:
             "seconds": timings, "load": loads,
             "submissions_per_second": {"workers_1": rate1, "workers_2": rate2},
             "speedup_1_to_2": timings["workers 1"] / timings["workers 2"],
+            "cpu_seconds": cpu, "cpu_seconds_per_submission_workers_2": per_cpu,
             "median_seconds_per_submission": median, "sample_seconds": sample_times,
             "resume_seconds": timings["resume, workers 2"],
             "endless": {"count": len(endless), "seconds": endless_seconds,

@@ -41,6 +41,7 @@ from autograder.runner.sandbox import CHILD_MAIN
 ZYGOTE = Path(CHILD_MAIN).parent / "zygote.py"
 ZYGOTE_CAPS = SWITCH_CAPS + ("CAP_SYS_ADMIN", "CAP_KILL")
 START_TIMEOUT = 10.0   # seconds for the zygote to start, or to fork a submission's sandbox
+STOP_WAIT = 2.0        # seconds for the zygote to end once its control socket is closed, before a kill
 
 
 def _no_groups() -> None:
@@ -151,10 +152,12 @@ class Zygote:
         """End the zygote (its bwrap's group: every submission still in it with it), remove its staging folder."""
         if self.control.fileno() < 0:
             return
-        self.control.close()
-        if self.proc.poll() is None:
+        self.control.close()  # the zygote reads the end and exits; bwrap then ends, its namespace with it
+        try:
+            self.proc.wait(timeout=STOP_WAIT)
+        except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, 9)
-        self.proc.wait()
+            self.proc.wait()
         LIVE.discard(self.proc.pid)
         self.proc.stderr.close()
         shutil.rmtree(self.staging, ignore_errors=True)
