@@ -45,6 +45,7 @@ PR_SET_CHILD_SUBREAPER, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 36, 47, 4
 SECCOMP_MODE_FILTER = 2
 NOBODY = 65534
 WORK, SUBMISSION = "/tmp", "/submission"
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus")
 SETUP_FAILED = 90  # B's or C's exit status when the sandbox could not be made (the zygote says why)
 HIGH_FD = 32       # where fds are kept out of the way of C's first five (and of what it dup2s there)
 FIRST_FD = 3       # C's fds: 0 /dev/null, 1 stdout, 2 stderr, 3 job, 4 result
@@ -183,6 +184,11 @@ class Zygote:
         ident = request["id"]
         try:
             mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+            for name in PROC_READ_ONLY:  # as bwrap's --proc leaves them
+                path = "/proc/" + name
+                if os.path.exists(path):
+                    mount(path, path, None, MS_BIND | MS_REC)
+                    mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
             size = f"size={request['tmpfs_bytes']},mode=1777"
             mount("tmpfs", WORK, "tmpfs", MS_NOSUID | MS_NODEV, size)
             if os.path.isdir("/dev/shm"):

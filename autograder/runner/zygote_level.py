@@ -80,7 +80,9 @@ class ZygoteLevel(Level):
         self.failed = ""  # why the last zygote could not start or fork
 
     def _zygote(self, programs_dir: str | None, packages: tuple[str, ...]) -> Zygote | None:
-        key = (os.getpid(), programs_dir, packages)  # a forked grading process starts its own
+        # a forked grading process starts its own, and so does each thread: a zygote forks one submission at
+        # a time, so that no two share its network namespace (loopback, abstract sockets) at once
+        key = (os.getpid(), threading.get_ident(), programs_dir, packages)
         with self.lock:
             zygote = self.zygotes.get(key)
             if zygote is not None and not zygote.alive():

@@ -45,6 +45,11 @@ for path in ('/tmp/left-behind', '/dev/shm/left-behind'):
         seen.append(path)
 if hasattr(os, 'MARK') or hasattr(observe, 'MARK') or sys.modules.get('json') == 'changed':
     seen.append('a changed module')
+try:
+    open('/proc/sys/kernel/hostname', 'w').write('x')
+    seen.append('/proc/sys writable')
+except OSError:
+    pass
 others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]
 seen += ['process ' + open(f'/proc/{p}/cmdline').read().replace(chr(0), ' ') for p in others]
 for secret in ('/proc/1/fd', '/proc/1/mem', '/proc/1/environ'):  # pid 1 holds the zygote's socket: not readable
@@ -127,7 +132,7 @@ def test_a_zygote_that_died_is_started_again(tmp_path):
     """Is a submission after the zygote's death forked by a new one (and graded)?"""
     level = zygote_level()
     run_cases(student(tmp_path, "one", ""), [], limits=LIMITS)
-    used = [key for key in level.zygotes if key[1] is None]  # the kit's own case programs (not a test's)
+    used = [key for key in level.zygotes if key[2] is None]  # the kit's own case programs (not a test's)
     for key in used:
         os.killpg(level.zygotes[key].proc.pid, signal.SIGKILL)
         level.zygotes[key].proc.wait()
@@ -151,3 +156,36 @@ def test_where_the_zygote_cant_start_each_child_gets_its_own_bwrap(tmp_path, mon
     run = run_cases(student(tmp_path, "one", "print('graded')\n"), [], limits=LIMITS)
     assert run.imports.output == "graded\n" and run.sandbox == "bubblewrap"
     assert level.failed == "no zygote here" and not level.live
+
+
+LISTEN = """
+import socket, time
+_s = socket.socket(socket.AF_UNIX)
+_s.bind('\\0backprop-zygote-meet')
+_s.listen()
+time.sleep(1.5)
+print('listened')
+"""
+
+CONNECT = """
+import socket, time
+time.sleep(0.5)
+try:
+    socket.socket(socket.AF_UNIX).connect('\\0backprop-zygote-meet')
+    print('met')
+except OSError:
+    print('alone')
+"""
+
+
+def test_two_submissions_graded_at_once_by_two_threads_dont_meet(tmp_path):
+    """Do two threads grading at once fork from zygotes of their own (no shared network namespace: an
+    abstract socket one binds is out of the other's reach)?"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    level = zygote_level()
+    roots = [student(tmp_path, "listen", LISTEN), student(tmp_path, "connect", CONNECT)]
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda root: run_cases(root, [], limits=LIMITS), roots))
+    assert [run.imports.output for run in runs] == ["listened\n", "alone\n"]
+    assert len({key[1] for key in level.zygotes}) >= 2
