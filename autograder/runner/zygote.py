@@ -1,7 +1,7 @@
 """The bubblewrap level with a zygote: one bwrap per grading process, a fresh sandbox per submission.
 
 Starting a child at the bubblewrap level costs bwrap, an interpreter and the child's imports
-(~40 ms) per submission. Here one bwrap per grading process (per case-program folder and
+(~40 ms) per submission. Here one bwrap per grading process and thread (per case-program folder and
 allowed packages) runs child/zygote.py, which has imported the child once, as uid 0 of the
 grader's own user namespace (bwrap.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
 CAP_SETGID, CAP_SETPCAP and CAP_KILL there: capabilities over that namespace's mounts and
