@@ -11,6 +11,7 @@ from autograder.config import Rubric, rubric_toml
 from autograder.errors import UserError
 from autograder.files import write_bytes_atomic, write_text_atomic
 from autograder.goldens.shipped import every_golden
+from autograder.variants.handout_file import write_variant_file
 
 
 ALONE = ("backprop-kit: this notebook's checks need the autograder/ folder that came with it: open the notebook "
@@ -50,6 +51,8 @@ def write_secret(secret: Path, rubric: Rubric, *, private_from: Path | None = No
                        ("goldens.json", every_golden(rubric))):
         write_bytes_atomic(secret / name, data)
         os.chmod(secret / name, 0o600)
+    if rubric.variant.student:   # one student's edition: the variant its hidden cases are of
+        os.chmod(write_variant_file(secret, rubric), 0o600)
 
 
 def fresh_folder(dest: Path) -> Path:
@@ -62,8 +65,6 @@ def fresh_folder(dest: Path) -> Path:
 
 # why a notebook edition can't carry per-student variants: the tools release one notebook to the class
 ONE_RELEASE = {
-    "otter": "otter assign writes one student notebook and one autograder for the whole class "
-             "(otter-grader has no per-student variants: its issue #490)",
     "nbgrader": "nbgrader generate_assignment releases one notebook to every student "
                 "(nbgrader has no per-student variants: its issues #1153 and #1433)",
     "prairielearn": "this edition's question and external grader are one for the class (drawing each student's "
