@@ -22,7 +22,6 @@ from autograder.variants.readme import readme_lines
 from autograder.goldens.store import case_fingerprints, write_goldens
 
 HANDOUT_GOLDENS = "public_goldens.json"   # inside the handout's autograder/ package
-SIGNED_VARIANT_REQUIREMENT = "cryptography>=41  # reads your variant file, signed by your course\n"
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SKIP_NAMES = shutil.ignore_patterns("__pycache__", "*.pyc", HANDOUT_GOLDENS, "variant.json", "*.tmp")
 
@@ -78,8 +77,6 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
     if rubric.variants is not None:
         write_text_atomic(out / "README.md", (out / "README.md").read_text(encoding="utf-8")
                           + readme_lines(rubric.variant))
-        write_text_atomic(out / "requirements.txt", (out / "requirements.txt").read_text(encoding="utf-8")
-                          + SIGNED_VARIANT_REQUIREMENT)
     return sorted(p for p in out.rglob("*") if p.is_file())
 
 

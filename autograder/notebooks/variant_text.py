@@ -30,3 +30,15 @@ def task_hint(task: str, variant: Variant) -> str:
     if task in HINTS:
         return HINTS[task]
     return HINT.format(op=task, name=VARIANT_OPS[task].constant, c=fmt(variant.constant))
+
+
+def drawn_at_grading(rubric) -> str:
+    """Lines opening a notebook released to the whole class whose grading draws each student's variant
+    (nbgrader's: activation and random cases, never an operation of one's own)."""
+    if rubric.variants is None:
+        return ""
+    varied = [{"activation": "the hidden layers' activation (one of " + ", ".join(rubric.variants.activations) + ")",
+               "seed": "the random cases' inputs"}[d] for d in rubric.variants.vary]
+    return ("\n**Your variant.** Your grade's cases are drawn for you from your id in this course: "
+            + " and ".join(varied) + ". The checks in this notebook use the lecture's (tanh hidden layers); "
+            "write Neuron so that both activations work.\n")
