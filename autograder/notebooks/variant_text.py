@@ -40,5 +40,5 @@ def drawn_at_grading(rubric) -> str:
     varied = [{"activation": "the hidden layers' activation (one of " + ", ".join(rubric.variants.activations) + ")",
                "seed": "the random cases' inputs"}[d] for d in rubric.variants.vary]
     return ("\n**Your variant.** Your grade's cases are drawn for you from your id in this course: "
-            + " and ".join(varied) + ". The checks in this notebook use the lecture's (tanh hidden layers); "
-            "write Neuron so that both activations work.\n")
+            + " and ".join(varied) + f". The checks in this notebook use the course's ({rubric.activation} hidden "
+            "layers); write Neuron so that every activation works.\n")

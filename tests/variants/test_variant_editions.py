@@ -1,7 +1,8 @@
 """Does a student's variant, and their score, come out the same from every place that grades it?
 
 The handout's check (its variant.json), `autograder grade --student`, a class's batch, and the Gradescope
-zip (the submitter's SID in submission_metadata.json); the notebook editions refuse [variants] in one line.
+zip (the submitter's SID in submission_metadata.json); what an edition can't carry (an extra operation per
+student in nbgrader's one release, a notebook edition without --roster) is said in one line.
 """
 from __future__ import annotations
 
@@ -96,8 +97,7 @@ def test_is_a_submitter_outside_the_roster_told_so_on_gradescope(course, tmp_pat
 @pytest.mark.parametrize("argv, says", [
     (["export", "gradescope", "x.zip"], "--roster"),
     (["export", "otter", "otter-out"], "one master notebook per student"),
-    (["export", "nbgrader", "course-out"], "nbgrader has no per-student variants"),
-    (["export", "prairielearn", "pl-out"], "not built yet"),
+    (["export", "nbgrader", "course-out"], "one notebook to the whole class"),
     (["grade", "."], "--student"),
 ])
 def test_does_an_edition_that_cant_carry_variants_say_so_in_one_line(course, tmp_path, capsys, argv, says):
