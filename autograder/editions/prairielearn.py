@@ -11,7 +11,7 @@
 
 Copy questions/ and serverFilesCourse/ into the course's repository; build and push the image, and put
 its name in info.json. With [variants], the question also has server.py and one engine.py per variant of its
-pool: PrairieLearn's variants carry the kit's (editions/prairielearn_variants.py).
+pool: PrairieLearn's variants carry the kit's (prairielearn/question_variants.py).
 """
 from __future__ import annotations
 
@@ -68,8 +68,8 @@ class PrairieLearnQuestion:
         for name in STUDENT_FILES:
             shutil.copy(paths.EXERCISES / "micrograd" / name, question / "clientFilesQuestion" / name)
         write_secret(question / "tests", rubric)
-        if rubric.variants is not None:   # PrairieLearn's variants carry the kit's (prairielearn_variants.py)
-            from autograder.editions.prairielearn_variants import write_variants
+        if rubric.variants is not None:   # PrairieLearn's variants carry the kit's (prairielearn/question_variants.py)
+            from autograder.prairielearn.question_variants import write_variants
             write_variants(question, rubric, assignment, (TEMPLATES / "question.html").read_text(encoding="utf-8"))
         kit = dest / "serverFilesCourse" / KIT
         for path in kit_files():
