@@ -79,3 +79,8 @@ def test_is_a_variant_json_edited_into_anothers_refused_in_one_line(handouts, tm
     assert "not the variant file this handout came with" in done.stderr
     with pytest.raises(UserError):
         handout_rubric(COURSE, ada / "autograder")
+    # the handout's pytest route says the same line, without a traceback
+    tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ada,
+                            capture_output=True, text=True, timeout=300)
+    assert tested.returncode != 0 and "not the variant file this handout came with" in tested.stdout
+    assert "Traceback" not in tested.stdout and "raise UserError" not in tested.stdout, tested.stdout
