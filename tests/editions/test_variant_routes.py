@@ -2,8 +2,8 @@
 
 bob_33's own variant, solved right and solved with its extra operation's derivative doubled: the handout's
 `check` (public cases), `autograder grade --student`, the Gradescope zip (bob_33's SID in
-submission_metadata.json), bob_33's own otter notebook (`autograder grade` on it, and, slow, otter's own
-`otter assign` and `otter run`), and a PrairieLearn variant of the question (its own kit variant, from
+submission_metadata.json), bob_33's own otter notebook (`autograder grade` on it, the Gradescope zip given it,
+and, slow, otter's own `otter assign` and `otter run`), and a PrairieLearn variant of the question (its own kit variant, from
 server.py's generate()). The doubled derivative fails every case of the extra operation, public and
 hidden, so the public check and the full grade agree on it too: 106 and 100 of 106.
 """
@@ -115,6 +115,12 @@ def test_do_check_grade_gradescope_and_the_otter_notebook_agree(course, tmp_path
 
     nb = notebook(course / "otter" / WHO / "backprop.ipynb", tmp_path / "nb" / "backprop.ipynb", how)
     assert _grade(nb, WHO, course, capsys) == want, "autograder grade on the student's own otter notebook"
+
+    def upload_notebook(folder: Path):
+        shutil.copy(nb, folder / nb.name)
+        (folder.parent / "submission_metadata.json").write_text(json.dumps({"users": [{"sid": WHO}]}))
+    results = run_autograder(course / "gs.zip", tmp_path / "gs-nb", upload_notebook)
+    assert results["score"] == SCORES[how], "the Gradescope zip, given the student's otter notebook"
 
 
 @pytest.mark.parametrize("how", ["right", "doubled"])
