@@ -62,7 +62,8 @@ class PrairieLearnQuestion:
         require_own_seed(rubric)
         dest = fresh_folder(dest)
         question = dest / "questions" / f"backprop-{assignment}"
-        write_text_atomic(question / "info.json", json.dumps(info_json(assignment, varied=rubric.variants is not None), indent=2) + "\n")
+        info = info_json(assignment, varied=rubric.variants is not None)
+        write_text_atomic(question / "info.json", json.dumps(info, indent=2) + "\n")
         shutil.copy(TEMPLATES / "question.html", question / "question.html")
         (question / "clientFilesQuestion").mkdir()
         for name in STUDENT_FILES:

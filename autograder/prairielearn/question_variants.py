@@ -1,7 +1,7 @@
 """The PrairieLearn question with [variants]: PrairieLearn's own variants carry the kit's.
 
-PrairieLearn gives each student their own variant of a question (server.py's generate(), with `random`
-seeded by PrairieLearn per variant) but tells neither generate() nor the external grader who the student
+PrairieLearn gives each student their own variant of a question (server.py's generate(), with the
+variant's own `variant_seed`) but tells neither generate() nor the external grader who the student
 is, so the kit's draw from a roster id can't run there. Instead the question carries a pool of the kit's
 variants, drawn from the course's secret for the ids "prairielearn-<assignment>-<i>": generate() picks one
 into the variant's params (which students can't edit), the student downloads that variant's engine.py
@@ -23,14 +23,14 @@ from autograder.variants.assign import for_student
 POOL_SIZE = 24   # PrairieLearn variants of the question, each a kit variant of its own
 SERVER = '''\
 # backprop-kit: PrairieLearn's variant of this question is one of the kit's variants (written by
-# `autograder export prairielearn`; PrairieLearn seeds `random` for each variant before generate())
+# `autograder export prairielearn`), chosen by the variant's seed (data["variant_seed"])
 import random
 
 VARIANTS = {variants}
 
 
 def generate(data):
-    i = random.randrange(len(VARIANTS))
+    i = random.Random(data.get("variant_seed")).randrange(len(VARIANTS))
     data["params"]["variant"] = VARIANTS[i]["variant"]
     data["params"]["label"] = VARIANTS[i]["label"]
     data["params"]["engine"] = f"engine-{{i}}.py"
