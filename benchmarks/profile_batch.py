@@ -1,0 +1,157 @@
+"""Where a batch's CPU goes, process by process: the grading process (the main one: storing rows,
+writing reports and feedback pages, the class files), each worker (preparing, scoring, the goldens,
+the cases) and the sandboxed children (the student's code, the interpreter, bubblewrap).
+
+    .venv/bin/python benchmarks/profile_batch.py [--count N] [--workers N] [--top N] [--pstats DIR]
+
+Builds the class benchmarks/bench_batch.py builds (--count submissions, --seed), warms the goldens
+into a private cache, then grades it as `autograder grade DIR --out OUT --workers N` does
+(batch.run.grade_batch, here in this process so it can be profiled) with a grade_one that wraps
+the default one (worker.grade_hidden) and notes, per submission, the worker's own CPU and its
+reaped children's (os.times: user + sys). Prints CPU per submission, by process kind, and the
+functions that cost the grading process and the workers most (cProfile, own time and cumulative).
+CPU time, not wall clock: the machine may be shared.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(KIT))
+sys.path.insert(0, str(KIT / "benchmarks"))
+sys.path.insert(0, str(KIT / "tests" / "corpus"))
+
+LOG_ENV = "AUTOGRADER_PROFILE_BATCH_DIR"  # where each worker writes its lines and its cProfile stats
+_PROFILE: list[cProfile.Profile] = []
+
+
+def profiled_grade(path: Path, *, rubric, name: str):
+    """worker.grade_hidden, with the worker's CPU and its children's noted (a top-level function: a
+    spawned worker imports this module by name)."""
+    from autograder.batch.worker import grade_hidden
+
+    folder = Path(os.environ[LOG_ENV])
+    if not _PROFILE:
+        _PROFILE.append(cProfile.Profile())
+    before = os.times()
+    _PROFILE[0].enable()
+    try:
+        return grade_hidden(path, rubric=rubric, name=name)
+    finally:
+        _PROFILE[0].disable()
+        after = os.times()
+        line = {"student": name, "pid": os.getpid(),
+                "self": (after.user - before.user) + (after.system - before.system),
+                "children": (after.children_user - before.children_user)
+                + (after.children_system - before.children_system)}
+        with open(folder / f"worker-{os.getpid()}.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+        _PROFILE[0].dump_stats(folder / f"worker-{os.getpid()}.pstats")
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def run(count: int, workers: int, seed: int, top: int, keep: Path | None) -> dict:
+    import bench_batch
+    from autograder.batch.discover import discover
+    from autograder.batch.run import grade_batch
+    from autograder.config import load_rubric
+
+    with tempfile.TemporaryDirectory(prefix="profile-batch-") as tmp:
+        tmp = Path(tmp)
+        subs, cache, logs = tmp / "class", tmp / "cache", keep or tmp / "logs"
+        subs.mkdir()
+        logs.mkdir(parents=True, exist_ok=True)
+        for old in logs.glob("worker-*"):
+            old.unlink()
+        os.environ["AUTOGRADER_CACHE"] = str(cache)
+        os.environ.pop("AUTOGRADER_HIDDEN_SEED", None)
+        os.environ[LOG_ENV] = str(logs)
+        made = bench_batch.make_class(subs, count, seed)
+        rubric = load_rubric(bench_batch.RUBRIC_FILE)
+        warm = tmp / "warm"
+        shutil.copytree(bench_batch.corpus.SOLUTIONS, warm / "w000" / "micrograd",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        grade_batch(discover([warm], tmp / "intake-warm").entries, tmp / "out-warm", rubric=rubric, workers=1,
+                    progress=False)
+        for old in logs.glob("worker-*"):
+            old.unlink()
+
+        entries = discover([subs], tmp / "intake").entries
+        profile = cProfile.Profile()
+        cpu0, wall0 = _cpu(), time.perf_counter()
+        profile.enable()
+        grade_batch(entries, tmp / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
+        profile.disable()
+        main_cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
+        t = os.times()
+        lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
+        profile.dump_stats(logs / "main.pstats")
+        n = len(made)
+        workers_self = sum(x["self"] for x in lines)
+        children = sum(x["children"] for x in lines)
+        result = {
+            "count": n, "workers": workers, "wall_seconds": wall, "per_second": n / wall,
+            "ms_per_submission": {
+                "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
+                "worker, own (prepare, score, goldens, cases)": 1000 * workers_self / n,
+                "sandboxed children (bwrap, interpreter, student code)": 1000 * children / n,
+            },
+            "worker_self_median_ms": 1000 * statistics.median(x["self"] for x in lines) if lines else None,
+            "children_median_ms": 1000 * statistics.median(x["children"] for x in lines) if lines else None,
+            "all_children_of_this_process_cpu_s": t.children_user + t.children_system,
+        }
+        print(f"class: {n} submissions, {workers} worker(s), {wall:.1f} s wall = {n / wall:.2f}/s "
+              f"(load {os.getloadavg()[0]:.2f})")
+        print("CPU per submission (user + sys), by process:")
+        for what, ms in result["ms_per_submission"].items():
+            print(f"  {what:56} {ms:7.1f} ms")
+        print(f"  {'total':56} {sum(result['ms_per_submission'].values()):7.1f} ms")
+        print(f"  (medians per submission: worker own {result['worker_self_median_ms']:.1f} ms, "
+              f"children {result['children_median_ms']:.1f} ms)")
+        _top("grading process (main)", pstats.Stats(str(logs / "main.pstats")), top)
+        worker_stats = [str(p) for p in sorted(logs.glob("worker-*.pstats"))]
+        if worker_stats:
+            _top("workers (together)", pstats.Stats(*worker_stats), top)
+        return result
+
+
+def _top(title: str, stats: pstats.Stats, top: int) -> None:
+    print(f"\n{title}: top {top} by own time")
+    stats.sort_stats("tottime").print_stats(top)
+    print(f"{title}: top {top} by cumulative time")
+    stats.sort_stats("cumulative").print_stats(top)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--pstats", type=Path, help="keep the cProfile files here (main.pstats, worker-PID.pstats)")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    args = parser.parse_args(argv)
+    random.seed(args.seed)
+    result = run(args.count, args.workers, args.seed, args.top, args.pstats)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
