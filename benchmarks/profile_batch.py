@@ -33,6 +33,7 @@ sys.path.insert(0, str(KIT / "benchmarks"))
 sys.path.insert(0, str(KIT / "tests" / "corpus"))
 
 LOG_ENV = "AUTOGRADER_PROFILE_BATCH_DIR"  # where each worker writes its lines and its cProfile stats
+PROFILE_ENV = "AUTOGRADER_PROFILE_BATCH_CPROFILE"  # "1": the workers run under cProfile too
 _PROFILE: list[cProfile.Profile] = []
 
 
@@ -42,14 +43,17 @@ def profiled_grade(path: Path, *, rubric, name: str):
     from autograder.batch.worker import grade_hidden
 
     folder = Path(os.environ[LOG_ENV])
+    profiling = os.environ.get(PROFILE_ENV) == "1"
     if not _PROFILE:
         _PROFILE.append(cProfile.Profile())
     before = os.times()
-    _PROFILE[0].enable()
+    if profiling:
+        _PROFILE[0].enable()
     try:
         return grade_hidden(path, rubric=rubric, name=name)
     finally:
-        _PROFILE[0].disable()
+        if profiling:
+            _PROFILE[0].disable()
         after = os.times()
         line = {"student": name, "pid": os.getpid(),
                 "self": (after.user - before.user) + (after.system - before.system),
@@ -57,7 +61,8 @@ def profiled_grade(path: Path, *, rubric, name: str):
                 + (after.children_system - before.children_system)}
         with open(folder / f"worker-{os.getpid()}.jsonl", "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
-        _PROFILE[0].dump_stats(folder / f"worker-{os.getpid()}.pstats")
+        if profiling:
+            _PROFILE[0].dump_stats(folder / f"worker-{os.getpid()}.pstats")
 
 
 def _cpu() -> float:
@@ -65,7 +70,8 @@ def _cpu() -> float:
     return t.user + t.system
 
 
-def run(count: int, workers: int, seed: int, top: int, keep: Path | None) -> dict:
+def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profiling: bool = True) -> dict:
+    """profiling False: CPU times alone (cProfile costs pure-Python code several times its own time)."""
     import bench_batch
     from autograder.batch.discover import discover
     from autograder.batch.run import grade_batch
@@ -81,6 +87,7 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None) -> dic
         os.environ["AUTOGRADER_CACHE"] = str(cache)
         os.environ.pop("AUTOGRADER_HIDDEN_SEED", None)
         os.environ[LOG_ENV] = str(logs)
+        os.environ[PROFILE_ENV] = "1" if profiling else "0"
         made = bench_batch.make_class(subs, count, seed)
         rubric = load_rubric(bench_batch.RUBRIC_FILE)
         warm = tmp / "warm"
@@ -94,13 +101,16 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None) -> dic
         entries = discover([subs], tmp / "intake").entries
         profile = cProfile.Profile()
         cpu0, wall0 = _cpu(), time.perf_counter()
-        profile.enable()
+        if profiling:
+            profile.enable()
         grade_batch(entries, tmp / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
-        profile.disable()
+        if profiling:
+            profile.disable()
         main_cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
         t = os.times()
         lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
-        profile.dump_stats(logs / "main.pstats")
+        if profiling:
+            profile.dump_stats(logs / "main.pstats")
         n = len(made)
         workers_self = sum(x["self"] for x in lines)
         children = sum(x["children"] for x in lines)
@@ -123,6 +133,8 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None) -> dic
         print(f"  {'total':56} {sum(result['ms_per_submission'].values()):7.1f} ms")
         print(f"  (medians per submission: worker own {result['worker_self_median_ms']:.1f} ms, "
               f"children {result['children_median_ms']:.1f} ms)")
+        if not profiling:
+            return result
         _top("grading process (main)", pstats.Stats(str(logs / "main.pstats")), top)
         worker_stats = [str(p) for p in sorted(logs.glob("worker-*.pstats"))]
         if worker_stats:
@@ -145,9 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--pstats", type=Path, help="keep the cProfile files here (main.pstats, worker-PID.pstats)")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--no-cprofile", action="store_true",
+                        help="CPU times alone, without cProfile (which slows pure-Python code several times)")
     args = parser.parse_args(argv)
     random.seed(args.seed)
-    result = run(args.count, args.workers, args.seed, args.top, args.pstats)
+    result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=not args.no_cprofile)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

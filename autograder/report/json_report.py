@@ -25,11 +25,10 @@ A task's status is judged on its counted cases: "passed" when every case that co
 """
 from __future__ import annotations
 
-import json
-
 from dataclasses import asdict
 
 from autograder.report.inert import inert_json
+from autograder.report.json_indent import dumps_indented
 from autograder.report.model import CaseGraph, Report
 
 SCHEMA = 5
@@ -89,4 +88,4 @@ def graph_dict(graph: CaseGraph | None) -> dict | None:
 
 
 def render_json(report: Report) -> str:
-    return inert_json(json.dumps(report_dict(report), indent=2, ensure_ascii=False)) + "\n"
+    return inert_json(dumps_indented(report_dict(report))) + "\n"
