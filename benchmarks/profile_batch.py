@@ -65,6 +65,36 @@ def profiled_grade(path: Path, *, rubric, name: str):
             _PROFILE[0].dump_stats(folder / f"worker-{os.getpid()}.pstats")
 
 
+# the grading process's own stages, timed in its main thread (time.thread_time: user + sys of that thread)
+MAIN_STAGES = (("store a row (gradebook.sqlite)", "autograder.batch.store", "Store", "put"),
+               ("a student's report + feedback page", "autograder.batch.outputs", "OutputFiles", "write_student"),
+               ("the class's files at the end", "autograder.batch.outputs", "OutputFiles", "finish"))
+
+
+def _timed_main_stages() -> dict[str, float]:
+    """Wrap each of MAIN_STAGES to add its thread CPU to the returned dict (for this process's life)."""
+    import importlib
+
+    spent = {label: 0.0 for label, *_ in MAIN_STAGES}
+    inside: list[str] = []
+    for label, module, cls, name in MAIN_STAGES:
+        owner = getattr(importlib.import_module(module), cls)
+        real = getattr(owner, name)
+
+        def timed(*args, _real=real, _label=label, **kwargs):
+            if inside:  # a stage within a stage (finish writes each student's files again): the outer one's
+                return _real(*args, **kwargs)
+            inside.append(_label)
+            started = time.thread_time()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                spent[_label] += time.thread_time() - started
+                inside.pop()
+        setattr(owner, name, timed)
+    return spent
+
+
 def _cpu() -> float:
     t = os.times()
     return t.user + t.system
@@ -99,14 +129,16 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profil
             old.unlink()
 
         entries = discover([subs], tmp / "intake").entries
+        stages = _timed_main_stages()
         profile = cProfile.Profile()
-        cpu0, wall0 = _cpu(), time.perf_counter()
+        cpu0, wall0, main_thread0 = _cpu(), time.perf_counter(), time.thread_time()
         if profiling:
             profile.enable()
         grade_batch(entries, tmp / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
         if profiling:
             profile.disable()
         main_cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
+        main_thread = time.thread_time() - main_thread0
         t = os.times()
         lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
         if profiling:
@@ -121,6 +153,11 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profil
                 "worker, own (prepare, score, goldens, cases)": 1000 * workers_self / n,
                 "sandboxed children (bwrap, interpreter, student code)": 1000 * children / n,
             },
+            "main_process_ms": {**{label: 1000 * v / n for label, v in stages.items()},
+                                "the rest of its main thread (the pool, results, progress)":
+                                    1000 * (main_thread - sum(stages.values())) / n,
+                                "its other threads (matplotlib imported in the background, the pool's)":
+                                    1000 * (main_cpu - main_thread) / n},
             "worker_self_median_ms": 1000 * statistics.median(x["self"] for x in lines) if lines else None,
             "children_median_ms": 1000 * statistics.median(x["children"] for x in lines) if lines else None,
             "all_children_of_this_process_cpu_s": t.children_user + t.children_system,
@@ -131,6 +168,9 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profil
         for what, ms in result["ms_per_submission"].items():
             print(f"  {what:56} {ms:7.1f} ms")
         print(f"  {'total':56} {sum(result['ms_per_submission'].values()):7.1f} ms")
+        print("the main process's CPU per submission, by stage:")
+        for what, ms in result["main_process_ms"].items():
+            print(f"  {what:66} {ms:6.1f} ms")
         print(f"  (medians per submission: worker own {result['worker_self_median_ms']:.1f} ms, "
               f"children {result['children_median_ms']:.1f} ms)")
         if not profiling:
