@@ -72,8 +72,11 @@ MAIN_STAGES = (("store a row (gradebook.sqlite)", "autograder.batch.store", "Sto
 
 
 def _timed_main_stages() -> dict[str, float]:
-    """Wrap each of MAIN_STAGES to add its thread CPU to the returned dict (for this process's life)."""
+    """Wrap each of MAIN_STAGES (once a process) to add its thread CPU to the returned dict."""
     import importlib
+
+    if _SPENT:
+        return _SPENT[0]
 
     spent = {label: 0.0 for label, *_ in MAIN_STAGES}
     inside: list[str] = []
@@ -92,7 +95,11 @@ def _timed_main_stages() -> dict[str, float]:
                 spent[_label] += time.thread_time() - started
                 inside.pop()
         setattr(owner, name, timed)
+    _SPENT.append(spent)
     return spent
+
+
+_SPENT: list[dict[str, float]] = []
 
 
 def _cpu() -> float:
@@ -101,85 +108,94 @@ def _cpu() -> float:
 
 
 def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profiling: bool = True) -> dict:
-    """profiling False: CPU times alone (cProfile costs pure-Python code several times its own time)."""
+    """bench_batch's class of `count`, its goldens warmed, then split(). profiling False: CPU times alone
+    (cProfile costs pure-Python code several times its own time)."""
+    import bench_batch
+
+    with tempfile.TemporaryDirectory(prefix="profile-batch-") as tmp:
+        tmp = Path(tmp)
+        subs = tmp / "class"
+        subs.mkdir()
+        bench_batch.make_class(subs, count, seed)
+        result = split(subs, tmp / "cache", tmp / "work", workers=workers, logs=keep, profiling=profiling)
+        print_split(result)
+        if profiling:
+            logs = Path(result["logs"])
+            _top("grading process (main)", pstats.Stats(str(logs / "main.pstats")), top)
+            worker_stats = [str(p) for p in sorted(logs.glob("worker-*.pstats"))]
+            if worker_stats:
+                _top("workers (together)", pstats.Stats(*worker_stats), top)
+        return result
+
+
+def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path | None = None,
+          profiling: bool = False) -> dict:
+    """Grade the class in `subs` as `autograder grade` does (its goldens in `cache`: warmed first, untimed),
+    and say where its CPU went, per submission, by process and by the main process's stage."""
     import bench_batch
     from autograder.batch.discover import discover
     from autograder.batch.run import grade_batch
     from autograder.config import load_rubric
 
-    with tempfile.TemporaryDirectory(prefix="profile-batch-") as tmp:
-        tmp = Path(tmp)
-        subs, cache, logs = tmp / "class", tmp / "cache", keep or tmp / "logs"
-        subs.mkdir()
-        logs.mkdir(parents=True, exist_ok=True)
-        for old in logs.glob("worker-*"):
-            old.unlink()
-        os.environ["AUTOGRADER_CACHE"] = str(cache)
-        os.environ.pop("AUTOGRADER_HIDDEN_SEED", None)
-        os.environ[LOG_ENV] = str(logs)
-        os.environ[PROFILE_ENV] = "1" if profiling else "0"
-        made = bench_batch.make_class(subs, count, seed)
-        rubric = load_rubric(bench_batch.RUBRIC_FILE)
-        warm = tmp / "warm"
-        shutil.copytree(bench_batch.corpus.SOLUTIONS, warm / "w000" / "micrograd",
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        grade_batch(discover([warm], tmp / "intake-warm").entries, tmp / "out-warm", rubric=rubric, workers=1,
-                    progress=False)
-        for old in logs.glob("worker-*"):
-            old.unlink()
+    logs = logs or work / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    for old in logs.glob("worker-*"):
+        old.unlink()
+    os.environ["AUTOGRADER_CACHE"] = str(cache)
+    os.environ.pop("AUTOGRADER_HIDDEN_SEED", None)
+    os.environ[LOG_ENV] = str(logs)
+    os.environ[PROFILE_ENV] = "1" if profiling else "0"
+    rubric = load_rubric(bench_batch.RUBRIC_FILE)
+    warm = work / "warm"
+    shutil.copytree(bench_batch.corpus.SOLUTIONS, warm / "w000" / "micrograd", ignore=shutil.ignore_patterns("__pycache__"))
+    grade_batch(discover([warm], work / "intake-warm").entries, work / "out-warm", rubric=rubric, workers=1,
+                progress=False)
+    for old in logs.glob("worker-*"):
+        old.unlink()
 
-        entries = discover([subs], tmp / "intake").entries
-        stages = _timed_main_stages()
-        profile = cProfile.Profile()
-        cpu0, wall0, main_thread0 = _cpu(), time.perf_counter(), time.thread_time()
-        if profiling:
-            profile.enable()
-        grade_batch(entries, tmp / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
-        if profiling:
-            profile.disable()
-        main_cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
-        main_thread = time.thread_time() - main_thread0
-        t = os.times()
-        lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
-        if profiling:
-            profile.dump_stats(logs / "main.pstats")
-        n = len(made)
-        workers_self = sum(x["self"] for x in lines)
-        children = sum(x["children"] for x in lines)
-        result = {
-            "count": n, "workers": workers, "wall_seconds": wall, "per_second": n / wall,
-            "ms_per_submission": {
-                "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
-                "worker, own (prepare, score, goldens, cases)": 1000 * workers_self / n,
-                "sandboxed children (bwrap, interpreter, student code)": 1000 * children / n,
-            },
-            "main_process_ms": {**{label: 1000 * v / n for label, v in stages.items()},
-                                "the rest of its main thread (the pool, results, progress)":
-                                    1000 * (main_thread - sum(stages.values())) / n,
-                                "its other threads (matplotlib imported in the background, the pool's)":
-                                    1000 * (main_cpu - main_thread) / n},
-            "worker_self_median_ms": 1000 * statistics.median(x["self"] for x in lines) if lines else None,
-            "children_median_ms": 1000 * statistics.median(x["children"] for x in lines) if lines else None,
-            "all_children_of_this_process_cpu_s": t.children_user + t.children_system,
-        }
-        print(f"class: {n} submissions, {workers} worker(s), {wall:.1f} s wall = {n / wall:.2f}/s "
-              f"(load {os.getloadavg()[0]:.2f})")
-        print("CPU per submission (user + sys), by process:")
-        for what, ms in result["ms_per_submission"].items():
-            print(f"  {what:56} {ms:7.1f} ms")
-        print(f"  {'total':56} {sum(result['ms_per_submission'].values()):7.1f} ms")
-        print("the main process's CPU per submission, by stage:")
-        for what, ms in result["main_process_ms"].items():
-            print(f"  {what:66} {ms:6.1f} ms")
-        print(f"  (medians per submission: worker own {result['worker_self_median_ms']:.1f} ms, "
-              f"children {result['children_median_ms']:.1f} ms)")
-        if not profiling:
-            return result
-        _top("grading process (main)", pstats.Stats(str(logs / "main.pstats")), top)
-        worker_stats = [str(p) for p in sorted(logs.glob("worker-*.pstats"))]
-        if worker_stats:
-            _top("workers (together)", pstats.Stats(*worker_stats), top)
-        return result
+    entries = discover([subs], work / "intake").entries
+    stages = _timed_main_stages()
+    before = dict(stages)
+    profile = cProfile.Profile()
+    cpu0, wall0, main_thread0 = _cpu(), time.perf_counter(), time.thread_time()
+    if profiling:
+        profile.enable()
+    grade_batch(entries, work / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
+    if profiling:
+        profile.disable()
+        profile.dump_stats(logs / "main.pstats")
+    main_cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
+    main_thread = time.thread_time() - main_thread0
+    spent = {label: stages[label] - before[label] for label in stages}
+    lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
+    n = len(entries)
+    return {
+        "count": n, "workers": workers, "wall_seconds": wall, "per_second": n / wall, "logs": str(logs),
+        "load_after": os.getloadavg()[0],
+        "ms_per_submission": {
+            "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
+            "workers, own (prepare, run the child, score)": 1000 * sum(x["self"] for x in lines) / n,
+            "sandboxed children (bwrap, interpreter, student code)": 1000 * sum(x["children"] for x in lines) / n,
+        },
+        "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
+                            "the rest of its main thread (the pool, results, progress)":
+                                1000 * (main_thread - sum(spent.values())) / n,
+                            "its other threads (matplotlib imported in the background, the pool's)":
+                                1000 * (main_cpu - main_thread) / n},
+    }
+
+
+def print_split(result: dict, indent: str = "") -> None:
+    n, wall = result["count"], result["wall_seconds"]
+    print(f"{indent}{n} submissions, {result['workers']} worker(s), {wall:.1f} s wall = {n / wall:.2f}/s "
+          f"(load {result['load_after']:.2f} after)")
+    print(f"{indent}CPU per submission (user + sys), by process:")
+    for what, ms in result["ms_per_submission"].items():
+        print(f"{indent}  {what:56} {ms:7.1f} ms")
+    print(f"{indent}  {'total':56} {sum(result['ms_per_submission'].values()):7.1f} ms")
+    print(f"{indent}the main process's CPU per submission, by stage:")
+    for what, ms in result["main_process_ms"].items():
+        print(f"{indent}  {what:70} {ms:6.1f} ms")
 
 
 def _top(title: str, stats: pstats.Stats, top: int) -> None:
