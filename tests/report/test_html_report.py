@@ -85,3 +85,18 @@ def test_does_the_hidden_case_hint_name_what_an_ops_hidden_cases_try_and_only_fo
     nn = task("neuron", case("n1"), case("n-h1", "failed", "hidden"))
     page = render_feedback(report("ana", nn))
     assert "They fail while the public ones pass" in page and "upstream gradient" not in page
+
+
+def test_does_the_pages_environment_read_x_dot_name_as_jinja_does():
+    """The pages' environment reads a plain dict's key at once (no AttributeError first): does it give what
+    jinja's own getattr gives, for a key, a missing key, a key named like a dict method, and other objects?"""
+    import jinja2
+
+    from autograder.report.jinja_env import template
+
+    ours, theirs = template("feedback.html.j2").environment, jinja2.Environment(undefined=jinja2.StrictUndefined)
+    view = {"title": "t", "items": "a key named like a method", "n": None}
+    for obj, name in [(view, "title"), (view, "n"), (view, "missing"), (view, "items"), (view, "get"),
+                      ("text", "upper"), (["x"], "missing")]:
+        got, expected = ours.getattr(obj, name), theirs.getattr(obj, name)
+        assert type(got) is type(expected) and (got == expected or isinstance(got, jinja2.Undefined)), (obj, name)
