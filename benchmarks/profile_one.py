@@ -5,7 +5,7 @@
 Parent side: prepare (copy into the kit's package), the child's start and the student's import
 (run_cases with no case: the sandbox, the interpreter, the child's own imports, the import of
 the student's modules), the cases (run_cases with every public and hidden case, minus that),
-scoring, the goldens looked up, the row stored, the JSON report and the feedback page (with its graph pictures: graphviz's dot).
+scoring, the JSON report and the feedback page (with its graph pictures: graphviz's dot).
 Child side: a bare interpreter as the child is started (`python -I -S -c pass`), and the child's
 own imports (`-X importtime` of autograder/child/main.py's imports, outside the sandbox).
 """
@@ -24,9 +24,7 @@ sys.path.insert(0, str(KIT))
 
 from autograder.config import load_rubric  # noqa: E402
 from autograder.goldens import GoldenStore  # noqa: E402
-from autograder.batch.keys import GradeKey  # noqa: E402
-from autograder.batch.store import BatchRow, Store  # noqa: E402
-from autograder.grading import golden_values, limits_for, select_cases  # noqa: E402
+from autograder.grading import limits_for, select_cases  # noqa: E402
 from autograder.report.html_report import render_feedback  # noqa: E402
 from autograder.report.json_report import render_json  # noqa: E402
 from autograder.runner.level import interpreter  # noqa: E402
@@ -61,6 +59,10 @@ def profile(path: Path, repeat: int = 5) -> dict[str, float]:
         stages[f"{len(cases)} cases in the child"] = every - start
         stages["score (parent)"], report = _median(
             lambda: score_run(path.name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox), repeat)
+        from autograder.batch.keys import GradeKey
+        from autograder.batch.store import BatchRow, Store
+        from autograder.grading import golden_values
+
         stages["goldens looked up (parent, in memory)"], _ = _median(
             lambda: golden_values(cases, rubric, GoldenStore()), repeat)
         with Store(Path(tmp) / "gradebook.sqlite") as store:
