@@ -8,7 +8,10 @@ Builds the class benchmarks/bench_batch.py builds (--count submissions, --seed),
 into a private cache, then grades it as `autograder grade DIR --out OUT --workers N` does
 (batch.run.grade_batch, here in this process so it can be profiled) with a grade_one that wraps
 the default one (worker.grade_hidden) and notes, per submission, the worker's own CPU and its
-reaped children's (os.times: user + sys). Prints CPU per submission, by process kind, and the
+reaped children's (os.times: user + sys); the whole tree's CPU (every descendant, once the pool's
+workers are reaped) gives the rest: the workers' start-up and, where a zygote forks the sandboxed
+children, the zygote with them (they are its children, not the worker's). Prints CPU per submission,
+by process kind, and the
 functions that cost the grading process and the workers most (cProfile, own time and cumulative).
 CPU time, not wall clock: the machine may be shared.
 """
@@ -107,6 +110,12 @@ def _cpu() -> float:
     return t.user + t.system
 
 
+def _tree() -> float:
+    """CPU of every reaped descendant: the workers (reaped when the pool shuts down) with all they reaped."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
 def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profiling: bool = True) -> dict:
     """bench_batch's class of `count`, its goldens warmed, then split(). profiling False: CPU times alone
     (cProfile costs pure-Python code several times its own time)."""
@@ -157,25 +166,28 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
     stages = _timed_main_stages()
     before = dict(stages)
     profile = cProfile.Profile()
-    cpu0, wall0, main_thread0 = _cpu(), time.perf_counter(), time.thread_time()
+    cpu0, tree0, wall0, main_thread0 = _cpu(), _tree(), time.perf_counter(), time.thread_time()
     if profiling:
         profile.enable()
     grade_batch(entries, work / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
     if profiling:
         profile.disable()
         profile.dump_stats(logs / "main.pstats")
-    main_cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
+    main_cpu, tree, wall = _cpu() - cpu0, _tree() - tree0, time.perf_counter() - wall0
     main_thread = time.thread_time() - main_thread0
     spent = {label: stages[label] - before[label] for label in stages}
     lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
     n = len(entries)
+    workers_own, reaped = sum(x["self"] for x in lines), sum(x["children"] for x in lines)
     return {
         "count": n, "workers": workers, "wall_seconds": wall, "per_second": n / wall, "logs": str(logs),
         "load_after": os.getloadavg()[0],
         "ms_per_submission": {
             "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
-            "workers, own (prepare, run the child, score)": 1000 * sum(x["self"] for x in lines) / n,
-            "sandboxed children (bwrap, interpreter, student code)": 1000 * sum(x["children"] for x in lines) / n,
+            "workers, own, grading (prepare, run the child, score)": 1000 * workers_own / n,
+            "workers' children reaped per submission (bwrap, interpreter, student code)": 1000 * reaped / n,
+            "the rest of the tree (the workers' start, a zygote and what it forked)":
+                1000 * (tree - workers_own - reaped) / n,
         },
         "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
                             "the rest of its main thread (the pool, results, progress)":
@@ -191,8 +203,8 @@ def print_split(result: dict, indent: str = "") -> None:
           f"(load {result['load_after']:.2f} after)")
     print(f"{indent}CPU per submission (user + sys), by process:")
     for what, ms in result["ms_per_submission"].items():
-        print(f"{indent}  {what:56} {ms:7.1f} ms")
-    print(f"{indent}  {'total':56} {sum(result['ms_per_submission'].values()):7.1f} ms")
+        print(f"{indent}  {what:76} {ms:7.1f} ms")
+    print(f"{indent}  {'total':76} {sum(result['ms_per_submission'].values()):7.1f} ms")
     print(f"{indent}the main process's CPU per submission, by stage (and in all, for the class):")
     for what, ms in result["main_process_ms"].items():
         print(f"{indent}  {what:70} {ms:6.1f} ms {ms * n / 1000:6.2f} s")

@@ -101,3 +101,15 @@ def test_does_the_pages_environment_read_x_dot_name_as_jinja_does():
         got, expected = ours.getattr(obj, name), theirs.getattr(obj, name)
         assert type(got) is type(expected), (obj, name)
         assert isinstance(got, jinja2.Undefined) or got == expected, (obj, name)
+
+
+def test_are_the_hidden_cases_marks_one_span_each_in_order():
+    """The marks are built in Python now, not in the template: is each hidden case still one span, ✓ passed,
+    ✗ failed, – not counted, in the cases' order?"""
+    from dataclasses import replace
+
+    waived = replace(case("h3", "failed", visibility="hidden"), counted=False)
+    page = render_feedback(report("ana", task("mul", case("m1"), case("h1", visibility="hidden"),
+                                              case("h2", "error", visibility="hidden"), waived)))
+    assert ('<span aria-hidden="true"><span class="passed">✓</span><span class="failed">✗</span>'
+            '<span class="muted">–</span></span>') in page
