@@ -436,6 +436,9 @@ def main(argv: list[str] | None = None) -> int:
         rate = f"{len(made) / timings[label]:8.2f}" if not label.startswith("resume") else f"{'-':>8}"
         print(f"{label:22} {timings[label]:9.2f} {rate} {1000 * cpu[label] / len(made):10.1f}  {loads[label]}")
     print("(CPU: user + sys of the whole `autograder grade` process tree, per submission of the class)")
+    cores, per_cpu = os.cpu_count() or 1, cpu["workers 2"] / len(made)
+    print(f"CPU bound: {cores} core(s) / {1000 * per_cpu:.1f} ms of CPU per submission = at most "
+          f"{cores / per_cpu:.1f} submissions/s here, however idle the machine (workers 2's CPU)")
     print()
     print(f"submissions/s, workers 1: {rate1:.2f}")
     print(f"submissions/s, workers 2: {rate2:.2f}")
