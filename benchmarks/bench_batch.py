@@ -480,12 +480,12 @@ def main(argv: list[str] | None = None) -> int:
             "submissions_per_second": {"workers_1": rate1, "workers_2": rate2},
             "speedup_1_to_2": timings["workers 1"] / timings["workers 2"],
             "cpu_seconds": cpu, "cpu_seconds_per_submission_workers_2": per_cpu,
-            "cpu_split": {k: where[k] for k in ("count", "ms_per_submission", "main_process_ms")},
             "median_seconds_per_submission": median, "sample_seconds": sample_times,
             "resume_seconds": timings["resume, workers 2"],
             "endless": {"count": len(endless), "seconds": endless_seconds,
                         "share_of_workers_1_wall": endless_seconds / timings["workers 1"]},
             "batch_overhead_seconds_workers_1": timings["workers 1"] - estimated_grading,
+            "cpu_split": {k: where[k] for k in ("count", "ms_per_submission", "main_process_ms")},
             "by_kind": by_kind, "sandbox": sandboxes, "scores_differing": differing,
             "goal_submissions_per_second": GOAL, "goal_met": met,
         }
