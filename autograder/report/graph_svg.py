@@ -30,14 +30,14 @@ def missing() -> str | None:
     """Why no picture can be drawn here, in one line; None when graphviz is ready."""
     if importlib.util.find_spec("graphviz") is None:
         return "the graphviz Python package is not installed (pip install graphviz): the graphs are shown as text"
-    if _dot_on(os.environ.get("PATH", os.defpath)) is None:
+    if _dot_on(os.environ.get("PATH")) is None:
         return ("graphviz's `dot` program is not installed (Debian/Ubuntu: apt-get install graphviz; "
                 "macOS: brew install graphviz): the graphs are shown as text")
     return None
 
 
 @lru_cache(maxsize=8)
-def _dot_on(path: str) -> str | None:
+def _dot_on(path: str | None) -> str | None:
     """Where dot is on this PATH: looked up once per PATH a process sees (a page asks on every render)."""
     return shutil.which("dot", path=path)
 
