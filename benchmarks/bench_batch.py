@@ -455,6 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\nwhere one correct submission's time goes (benchmarks/profile_one.py, medians of 5):")
     for stage, seconds in profile(corpus.SOLUTIONS.parent).items():
         print(f"  {stage:40} {seconds * 1000:8.1f} ms")
+    from child_costs import breakdown, lines  # the child's side in CPU time: zygote and bwrap per child
+
+    print("\n" + "\n".join(lines(breakdown(corpus.SOLUTIONS.parent, repeat=5))))
     if not args.no_hostile:
         from autograder.config import load_rubric
         from autograder.grading import limits_for, select_cases

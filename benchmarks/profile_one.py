@@ -6,8 +6,10 @@ Parent side: prepare (copy into the kit's package), the child's start and the st
 (run_cases with no case: the sandbox, the interpreter, the child's own imports, the import of
 the student's modules), the cases (run_cases with every public and hidden case, minus that),
 scoring, the JSON report and the feedback page (with its graph pictures: graphviz's dot).
-Child side: a bare interpreter as the child is started (`python -I -S -c pass`), and the child's
-own imports (`-X importtime` of autograder/child/main.py's imports, outside the sandbox).
+Child side, where each child starts an interpreter of its own (not when a zygote forks it:
+benchmarks/child_costs.py compares the two in CPU time): a bare interpreter as the child is started
+(`python -I -S -c pass`), and the child's own imports (`-X importtime` of autograder/child/main.py's
+imports, outside the sandbox).
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ from autograder.grading import limits_for, select_cases  # noqa: E402
 from autograder.report.html_report import render_feedback  # noqa: E402
 from autograder.report.json_report import render_json  # noqa: E402
 from autograder.runner.level import interpreter  # noqa: E402
+from autograder.runner.levels import current  # noqa: E402
+from autograder.runner.zygote_level import ZygoteLevel, wanted  # noqa: E402
 from autograder.runner.session import run_cases  # noqa: E402
 from autograder.scoring.score import score_run  # noqa: E402
 from autograder.submission.load import prepare  # noqa: E402
@@ -72,6 +76,8 @@ def profile(path: Path, repeat: int = 5) -> dict[str, float]:
         stages["JSON report (parent)"], _ = _median(lambda: render_json(report), repeat)
         stages["feedback page + pictures (parent)"], _ = _median(lambda: render_feedback(report), repeat)
     python = interpreter()
+    if isinstance(current(), ZygoteLevel) and wanted():  # the child forked from a pre-imported zygote, no interpreter
+        return stages
     stages["  of which: bare interpreter (-I -S)"], _ = _median(
         lambda: subprocess.run([python, "-I", "-S", "-c", "pass"], check=True), repeat)
     stages["  of which: the child's own imports"] = _child_imports(python)
