@@ -63,6 +63,16 @@ def profile(path: Path, repeat: int = 5) -> dict[str, float]:
         stages[f"{len(cases)} cases in the child"] = every - start
         stages["score (parent)"], report = _median(
             lambda: score_run(path.name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox), repeat)
+        from autograder.batch.keys import GradeKey
+        from autograder.batch.store import BatchRow, Store
+        from autograder.grading import golden_values
+
+        stages["goldens looked up (parent, in memory)"], _ = _median(
+            lambda: golden_values(cases, rubric, GoldenStore()), repeat)
+        with Store(Path(tmp) / "gradebook.sqlite") as store:
+            keys = iter(GradeKey(str(i), "", "", "") for i in range(10 ** 6))
+            stages["row stored (gradebook.sqlite)"], _ = _median(
+                lambda: store.put(BatchRow(path.name, report), next(keys)), repeat)
         stages["JSON report (parent)"], _ = _median(lambda: render_json(report), repeat)
         stages["feedback page + pictures (parent)"], _ = _median(lambda: render_feedback(report), repeat)
     python = interpreter()
