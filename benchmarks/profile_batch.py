@@ -10,7 +10,9 @@ into a private cache, then grades it as `autograder grade DIR --out OUT --worker
 the default one (worker.grade_hidden) and notes, per submission, the worker's own CPU and its
 reaped children's (os.times: user + sys); the whole tree's CPU (every descendant, once the pool's
 workers are reaped) gives the rest: the workers' start-up and, where a zygote forks the sandboxed
-children, the zygote with them (they are its children, not the worker's). Prints CPU per submission,
+children, the zygote with them (they are its children, not the worker's). A process's CPU reaches
+the tree only when its parent reaps it: one killed with its namespace and never waited for is not
+counted, so under a zygote that figure is a lower bound. Prints CPU per submission,
 by process kind, and the
 functions that cost the grading process and the workers most (cProfile, own time and cumulative).
 CPU time, not wall clock: the machine may be shared.
@@ -186,7 +188,7 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
             "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
             "workers, own, grading (prepare, run the child, score)": 1000 * workers_own / n,
             "workers' children reaped per submission (bwrap, interpreter, student code)": 1000 * reaped / n,
-            "the rest of the tree (the workers' start, a zygote and what it forked)":
+            "the rest of the tree, as reaped (the workers' start; a zygote, its children)":
                 1000 * (tree - workers_own - reaped) / n,
         },
         "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
