@@ -237,7 +237,8 @@ def test_forged_and_garbage_result_lines_are_ignored(tmp_path):
     """)
     cases = [add_case("add/before"), poke("add/forge", "forge"), add_case("add/after")]
     result = run(root, cases)
-    assert result.outcomes["add/forge"].obs == {"result": 2.0}
+    forge = result.outcomes["add/forge"]
+    assert forge.obs == {"result": 2.0}, (forge.status, forge.message, result.notes)
     for case in ("add/before", "add/after"):
         assert result.outcomes[case].obs == {"out": -1.0, "grads": [0.5, 0.5]}
     assert any("were ignored" in note for note in result.notes)
