@@ -118,6 +118,11 @@ POOL: tuple[Task, ...] = (
     Task("leaky_relu", "the _backward of leaky relu with slope s", 5, "engine", "variant",
          Op("leaky_relu", "method", lambda a, c: a if a > 0 else c * a, lambda a, c: (1.0 if a > 0 else c,),
             kinks=(0.0,), constant="slope", between=(0.05, 0.45))),
+    # the lecture's power rule with an exponent of the student's own, never the lecture's 2 (nor 0 or 1, where
+    # the derivative is trivial): not an integer but by chance, so the base stays positive
+    Task("power", "the _backward of a ** k with your exponent k", 5, "engine", "variant",
+         Op("**", "method", lambda a, c: a ** c, lambda a, c: (c * a ** (c - 1),),
+            constant="k", between=(2.5, 4.5), inputs=(0.3, 3.0))),
 )
 
 # -- views of the table, for the places that need only one column ----------------------------
