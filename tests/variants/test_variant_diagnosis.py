@@ -87,3 +87,19 @@ def test_is_each_planted_closure_mistake_named(op, mistake, tmp_path):
     assert task.status != "passed"
     assert [d.id for d in task.diagnosis] == [mistake], task.diagnosis
     assert f"{op}'s _backward" in task.diagnosis[0].message
+
+
+def test_is_a_powers_node_drawn_with_the_students_exponent():
+    """The picture writes the node as the student's engine.py names it, **k with their k, and its first wrong step
+    as out = a**k; drawn from the case's own numbers, no child needed."""
+    from autograder.cases import PUBLIC_SEED, build_cases
+    from autograder.cases.case_graph import case_graph
+
+    variant = Variant(student="p", op="power", constant=3.2715)
+    case = next(c for c in build_cases(seed=PUBLIC_SEED, visibility="public", variant=variant)
+                if c.id == "power/hand-local")
+    right = 3.2715 * 2.0 ** 2.2715 * 2.0
+    graph = case_graph(case, {"out": 2.0 ** 3.2715, "a.grad": right / 3.2715},
+                       {"out": 2.0 ** 3.2715, "a.grad": right}, lambda x, y: abs(x - y) <= 1e-9 * max(1, abs(y)))
+    assert graph.nodes[-1].op == "**3.2715" and graph.origin == "out"
+    assert graph.step.startswith("the first wrong step is at out = a**3.2715: with out.grad = 2, a.grad should be ")
