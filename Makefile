@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SAMPLE_OUT := out/sample-class
 
-.PHONY: run test setup sandbox graphviz chromium benchmark clean
+.PHONY: run test test-all setup sandbox graphviz chromium benchmark clean
 
 PIP    := $(PY) -m pip --quiet --disable-pip-version-check
 # torch comes from PyTorch's own CPU wheel index, as its install page says: the default index
@@ -68,10 +68,18 @@ run: setup
 	@echo "$(SAMPLE_OUT)/feedback/alan_turing.html to see what a student receives."
 
 # the tests on every core (pytest-xdist), a test file per worker: a file's module fixtures (a course
-# built with nbgrader, a handout's venv) are built once
-test: setup chromium
+# built with nbgrader, a handout's venv) are built once. `make test` leaves out the slow end-to-end
+# tests (real otter, nbgrader, kernels, browsers, venvs, platforms: under 3 minutes on 2 cores);
+# `make test-all` runs them too, as CI does (.ci/run).
+PYTEST := $(PY) -m pytest -q -n auto --dist loadfile
+
+test: setup
 	$(PY) -m autograder exercises --check
-	$(PY) -m pytest -q -n auto --dist loadfile
+	$(PYTEST) -m "not slow"
+
+test-all: setup chromium
+	$(PY) -m autograder exercises --check
+	$(PYTEST)
 
 benchmark: setup
 	$(PY) benchmarks/bench_reference.py

@@ -6,6 +6,8 @@ table of variants and tasks hit is printed at the end of the run when asked for
 """
 from __future__ import annotations
 
+import fcntl
+import pickle
 import time
 from pathlib import Path
 
@@ -38,14 +40,35 @@ def work(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def graded(work, corpus_summary):
-    """Every variant graded corpus.RUNS times with the hidden cases: name -> [Graded per run]."""
+def graded(work, corpus_summary, tmp_path_factory, worker_id):
+    """Every variant graded corpus.RUNS times with the hidden cases: name -> [Graded per run].
+
+    Under pytest-xdist the test files that use it run on different workers: the first to need
+    it grades the corpus, the others wait on a lock and read its results (pytest-xdist's own
+    recipe for a session fixture computed once), so `make test` grades it once, not per worker.
+    """
+    if worker_id == "master":
+        results, text = _grade(work)
+        corpus_summary(text)
+        return results
+    shared = tmp_path_factory.getbasetemp().parent / "corpus-graded.pickle"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            results, text = pickle.loads(shared.read_bytes())
+        else:
+            results, text = _grade(work)
+            shared.write_bytes(pickle.dumps((results, text)))
+    corpus_summary(text)
+    return results
+
+
+def _grade(work: Path) -> tuple[dict, str]:
+    """The corpus's results and their table."""
     started = time.monotonic()
     results = corpus.grade_corpus(work, runs=corpus.RUNS, workers=2)
     seconds = time.monotonic() - started
-    corpus_summary(corpus.table(results)
-                   + f"\n{len(corpus.VARIANTS)} variants x {corpus.RUNS} runs graded in {seconds:.1f} s")
-    return results
+    return results, corpus.table(results) + f"\n{len(corpus.VARIANTS)} variants x {corpus.RUNS} runs graded in {seconds:.1f} s"
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

@@ -90,8 +90,10 @@ def _level_here(name: str) -> str:
 
 
 # the batch at every level that must hold the whole corpus (bubblewrap, and the uid level used where it
-# can't run); a level this machine lacks is skipped with its reason
-LEVELS = [pytest.param(name, marks=pytest.mark.skipif(bool(_level_here(name)), reason=f"{name}: {_level_here(name)}"))
+# can't run); a level this machine lacks is skipped with its reason. The uid level's run is slow (CI runs it):
+# locally `make test` holds the default level, bubblewrap, to the whole corpus.
+LEVELS = [pytest.param(name, marks=[pytest.mark.skipif(bool(_level_here(name)), reason=f"{name}: {_level_here(name)}")]
+                       + ([pytest.mark.slow] if name == "uid" else []))
           for name in ("bubblewrap", "uid")]
 
 
