@@ -46,9 +46,11 @@ def _check(students, reports, out: Path, course=COURSE) -> None:
             assert report.score == report.max_score == course.max_score + 6, s
         else:
             assert report.score < report.max_score, s
+        named = {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis}
         if s.kind == "buggy":  # its extra operation's closure without `* out.grad`: named, and nothing else
-            named = {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis}
             assert named == {own.op: ["missing_upstream_grad"]}, (s, named)
+        else:  # another function than its own (a copy), or none (the lecture's): no mistake of a closure fits
+            assert named == {}, (s, named)
         if s.kind == "copy":
             assert s.id in flagged, s
             assert flagged[s.id]["sources"][0] == s.source, (s, flagged[s.id])
