@@ -118,21 +118,46 @@ def _notebook(given: str | None) -> Path:
 
 
 def _report(notebook: Path, hidden: bool, secret: Path):
+    from autograder.errors import UserError
+
+    key = (hashlib.sha256(notebook.read_bytes()).hexdigest(), hidden)
+    try:
+        if key not in _REPORTS:
+            _REPORTS[key] = _grade(notebook, hidden, secret)
+    except UserError as err:   # an edited variant file, a rubric that can't be read: one line
+        raise _CantGrade(str(err)) from None
+    return _REPORTS[key]
+
+
+def _grade(notebook: Path, hidden: bool, secret: Path):
     from autograder.config import load_rubric
     from autograder.goldens import GoldenStore
     from autograder.grading import grade_path
+    from autograder.variants.assign import for_student
+    from autograder.variants.handout_file import handout_rubric
 
-    key = (hashlib.sha256(notebook.read_bytes()).hexdigest(), hidden)
-    if key not in _REPORTS:
-        if hidden and not (secret / "assignment.toml").is_file():
-            raise _CantGrade(f"hidden cases are graded on your instructor's side only "
-                             f"(no {secret / 'assignment.toml'} here)")
-        with tempfile.TemporaryDirectory(prefix="kit-goldens-") as cache:
-            if hidden:
-                rubric = load_rubric(secret / "assignment.toml")
-                store = GoldenStore(cache_dir=Path(cache), shipped=secret / "goldens.json", compute=False)
-            else:
-                rubric, store = load_rubric(search=notebook.parent), GoldenStore(cache_dir=Path(cache))
-            _REPORTS[key] = grade_path(notebook, rubric=rubric, include_hidden=hidden, store=store,
-                                       name=notebook.name)
-    return _REPORTS[key]
+    if hidden and not (secret / "assignment.toml").is_file():
+        raise _CantGrade(f"hidden cases are graded on your instructor's side only "
+                         f"(no {secret / 'assignment.toml'} here)")
+    with tempfile.TemporaryDirectory(prefix="kit-goldens-") as cache:
+        # a student's own notebook (otter's per-student editions): the variant its kit was signed for;
+        # a notebook released to the class (nbgrader's) with [variants]: the variant of the student it is graded for
+        if hidden:
+            rubric = handout_rubric(load_rubric(secret / "assignment.toml"), secret)
+            shipped = secret / "goldens.json"
+            if rubric.variants is not None and rubric.variant.is_base and (secret / "goldens").is_dir():
+                rubric, shipped = for_student(rubric, _nbgrader_student(notebook)), secret / "goldens"
+            store = GoldenStore(cache_dir=Path(cache), shipped=shipped, compute=False)
+        else:
+            rubric, store = handout_rubric(load_rubric(search=notebook.parent)), GoldenStore(cache_dir=Path(cache))
+        return grade_path(notebook, rubric=rubric, include_hidden=hidden, store=store, name=notebook.name)
+
+
+def _nbgrader_student(notebook: Path) -> str:
+    """The student nbgrader autogrades this notebook for: the <student> of autograded/<student>/<assignment>/,
+    a folder nbgrader names from its own database, never from anything in the submission."""
+    folder = notebook.resolve().parent
+    if folder.parent.parent.name != "autograded":
+        raise _CantGrade(f"with [variants], hidden cases are graded where nbgrader autogrades "
+                         f"(autograded/<student>/<assignment>/), not in {folder}")
+    return folder.parent.name

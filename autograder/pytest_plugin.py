@@ -45,7 +45,11 @@ class SubmissionCollector(pytest.Collector):
     """The submission under test: one TaskItem per task."""
 
     def collect(self):
-        for task in TASK_IDS + _handout_variant().tasks:
+        try:
+            variant = _handout_variant()
+        except UserError as err:   # an edited variant file: its one line, no traceback
+            raise self.CollectError(f"autograder: {err}") from None
+        for task in TASK_IDS + variant.tasks:
             yield TaskItem.from_parent(self, name=f"test_{task}", task=task)
 
 

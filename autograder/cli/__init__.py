@@ -92,7 +92,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="gradescope: when students see how the hidden cases went (default: %(default)s)")
     export.add_argument("--config", type=Path, help="the rubric (default: ./assignment.toml, else built-in)")
     export.add_argument("--roster", type=Path, metavar="ROSTER.csv",
-                        help="gradescope, with [variants]: the students whose variants the zip grades")
+                        help="with [variants]: gradescope, the students whose variants the zip grades; otter, "
+                             "one master notebook per student; nbgrader, the students autograding draws variants for")
     export.set_defaults(run=_export)
 
     for command in ("merge", "lms"):

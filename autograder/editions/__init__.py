@@ -26,7 +26,8 @@ class Edition(Protocol):
         """Write the edition at dest (new or empty); return the files written. Raises a UserError
         (one line) for a destination or rubric it can't use, and writes nothing half-done.
         options, each used by the editions that need it and ignored by the others:
-        assignment (the assignment's id: nbgrader, prairielearn), hidden_visibility (when Gradescope shows hidden cases)."""
+        assignment (the assignment's id: nbgrader, prairielearn), hidden_visibility (when Gradescope shows hidden cases),
+        roster (with [variants]: the students an edition is written for, or whose variants it grades)."""
 
 
 EDITIONS: tuple[Edition, ...] = (handout.EDITION, otter.EDITION, nbgrader.EDITION, gradescope.EDITION,

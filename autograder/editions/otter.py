@@ -7,6 +7,11 @@
     DIR/kit_secret/         the rubric with the hidden seed and every golden: the autograder zip only
                             (`autograder_files`), never dist/student
     DIR/requirements.txt    what grading needs on Gradescope's image (no torch: the goldens ship)
+
+With [variants] and --roster: otter assign has no per-student variants (otter-grader #490), so the kit writes
+one master notebook per student, DIR/<id>/ as above for that student's variant (their extra operation's
+question and cases, their signed variant file, their hidden goldens), and DIR/variants.csv; the instructor
+runs `otter assign` in each. Each dist/<id>/autograder zip grades that one student's notebook (`otter run`).
 """
 from __future__ import annotations
 
@@ -15,28 +20,42 @@ from pathlib import Path
 import nbformat
 
 from autograder.config import Rubric, require_own_seed
+from autograder.errors import UserError
 from autograder.gradescope.requirements import grading_requirements
 from autograder.files import write_text_atomic
-from autograder.notebooks.support import fresh_folder, require_one_assignment, write_secret, write_student_kit
+from autograder.notebooks.support import fresh_folder, write_secret, write_student_kit
 
 NOTEBOOK = "backprop.ipynb"
+PER_STUDENT = ("with [variants], the otter edition is one master notebook per student (otter assign has no "
+               "per-student variants: otter-grader #490): give --roster ROSTER.csv")
 
 
 class OtterEdition:
     name = "otter"
-    summary = "an otter-grader master notebook (then: otter assign DIR/backprop.ipynb dist)"
+    summary = "an otter-grader master notebook (then: otter assign DIR/backprop.ipynb dist); one per student with --roster"
 
-    def write(self, dest: Path, *, rubric: Rubric, **_) -> list[Path]:
-        from autograder.notebooks.otter_master import master_notebook
-
+    def write(self, dest: Path, *, rubric: Rubric, roster: Path | None = None, **_) -> list[Path]:
+        """roster: with [variants], one master notebook per student of it, each of that student's variant."""
         require_own_seed(rubric)
-        require_one_assignment(rubric, "otter")
-        dest = fresh_folder(dest)
-        write_text_atomic(dest / NOTEBOOK, nbformat.writes(master_notebook(rubric)))
-        write_student_kit(dest, rubric)
-        write_secret(dest / "kit_secret", rubric)
-        write_text_atomic(dest / "requirements.txt", grading_requirements(rubric))
-        return sorted(p for p in dest.rglob("*") if p.is_file())
+        if rubric.variants is None and roster is None:
+            return write_master(fresh_folder(dest), rubric)
+        if roster is None:
+            raise UserError(PER_STUDENT)
+        from autograder.handout.roster import write_per_student
+
+        return write_per_student(dest, rubric=rubric, roster=roster, what="one otter master notebook per student",
+                                 write_one=lambda folder, mine: write_master(fresh_folder(folder), mine))
+
+
+def write_master(dest: Path, rubric: Rubric) -> list[Path]:
+    """dest/: the master notebook of the rubric's variant, its student kit, kit_secret/ and requirements.txt."""
+    from autograder.notebooks.otter_master import master_notebook
+
+    write_text_atomic(dest / NOTEBOOK, nbformat.writes(master_notebook(rubric)))
+    write_student_kit(dest, rubric)
+    write_secret(dest / "kit_secret", rubric)
+    write_text_atomic(dest / "requirements.txt", grading_requirements(rubric))
+    return sorted(p for p in dest.rglob("*") if p.is_file())
 
 
 EDITION = OtterEdition()

@@ -10,7 +10,8 @@
     DEST/serverFilesCourse/backprop_kit/{Dockerfile,requirements.txt}   the grader image to build and push
 
 Copy questions/ and serverFilesCourse/ into the course's repository; build and push the image, and put
-its name in info.json.
+its name in info.json. With [variants], the question also has server.py and one engine.py per variant of its
+pool: PrairieLearn's variants carry the kit's (prairielearn/question_variants.py).
 """
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.config import Rubric, require_own_seed
-from autograder.notebooks.support import require_one_assignment
 from autograder.editions.gradescope import PACKAGE, kit_files
 from autograder.files import write_text_atomic
 from autograder.gradescope.requirements import grading_requirements
@@ -34,14 +34,15 @@ TIMEOUT = 300     # seconds (PrairieLearn's limit is 600)
 STUDENT_FILES = ("engine.py", "nn.py", "train.py")
 
 
-def info_json(assignment: str) -> dict:
+def info_json(assignment: str, *, varied: bool = False) -> dict:
+    """varied: with [variants], PrairieLearn's variants of the question are the kit's (singleVariant off)."""
     return {
         "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"backprop-kit/prairielearn/{assignment}")),
         "title": f"Backprop: a micrograd-style autograd engine ({assignment})",
         "topic": "Automatic differentiation",
         "tags": ["backprop-kit", assignment],
         "type": "v3",
-        "singleVariant": True,
+        "singleVariant": not varied,
         "gradingMethod": "External",
         "externalGradingOptions": {
             "enabled": True,
@@ -59,15 +60,18 @@ class PrairieLearnQuestion:
 
     def write(self, dest: Path, *, rubric: Rubric, assignment: str = "hw1", **_) -> list[Path]:
         require_own_seed(rubric)
-        require_one_assignment(rubric, "prairielearn")
         dest = fresh_folder(dest)
         question = dest / "questions" / f"backprop-{assignment}"
-        write_text_atomic(question / "info.json", json.dumps(info_json(assignment), indent=2) + "\n")
+        info = info_json(assignment, varied=rubric.variants is not None)
+        write_text_atomic(question / "info.json", json.dumps(info, indent=2) + "\n")
         shutil.copy(TEMPLATES / "question.html", question / "question.html")
         (question / "clientFilesQuestion").mkdir()
         for name in STUDENT_FILES:
             shutil.copy(paths.EXERCISES / "micrograd" / name, question / "clientFilesQuestion" / name)
         write_secret(question / "tests", rubric)
+        if rubric.variants is not None:   # PrairieLearn's variants carry the kit's (prairielearn/question_variants.py)
+            from autograder.prairielearn.question_variants import write_variants
+            write_variants(question, rubric, assignment, (TEMPLATES / "question.html").read_text(encoding="utf-8"))
         kit = dest / "serverFilesCourse" / KIT
         for path in kit_files():
             target = kit / "kit" / "autograder" / path.relative_to(PACKAGE)

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import json
 
-from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.config import Rubric
 from autograder.goldens.store import GoldenStore, case_fingerprints, cases_digest
 
 
 def every_golden(rubric: Rubric) -> bytes:
-    """The JSON of every case's golden (rubric.hidden_seed must be set)."""
-    cases = (build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
-             + build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation))
-    goldens = GoldenStore().goldens(cases, activation=rubric.activation)
+    """The JSON of every case's golden, of the rubric's variant (rubric.hidden_seed must be set)."""
+    from autograder.grading import golden_values, select_cases
+
+    cases = select_cases(rubric, include_hidden=True)
+    goldens = golden_values(cases, rubric, GoldenStore())
     return json.dumps({"digest": cases_digest(cases, rubric.activation), "goldens": goldens,
                        "fingerprints": case_fingerprints(cases, rubric.activation)}, sort_keys=True).encode()
 

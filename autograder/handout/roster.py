@@ -1,4 +1,5 @@
-"""One handout per student of a roster: `autograder handout OUT --roster ROSTER.csv`.
+"""One edition per student of a roster: `autograder handout OUT --roster ROSTER.csv` (and the per-student otter
+notebooks, `autograder export otter DIR --roster ROSTER.csv`).
 
 The roster is a CSV with a header and an `id` column (a `name` column is kept if there is one):
 the id the course's LMS gives each student, as `autograder grade` will find it in the download
@@ -13,6 +14,7 @@ import csv
 import io
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from autograder.batch.ids import file_names
 from autograder.config import Rubric
@@ -27,21 +29,32 @@ ROSTER_RECORD = "variants.csv"
 
 def write_handouts(out: Path, *, rubric: Rubric, roster: Path) -> list[Path]:
     """OUT/<id>/ for every student of the roster, and OUT/variants.csv; the files written."""
+    return write_per_student(out, rubric=rubric, roster=roster, write_one=_student_handout,
+                             what="one handout per student's variant")
+
+
+def _student_handout(dest: Path, mine: Rubric) -> list[Path]:
+    with tempfile.TemporaryDirectory(prefix="autograder-variant-") as stubs:
+        write_package(Path(stubs), mine.variant, solution=False)
+        return write_handout(dest, rubric=mine, exercises=Path(stubs))
+
+
+def write_per_student(out: Path, *, rubric: Rubric, roster: Path, write_one: Callable[[Path, Rubric], list[Path]],
+                      what: str) -> list[Path]:
+    """write_one(OUT/<folder>, that student's rubric) for every student of the roster, and OUT/variants.csv."""
     if rubric.variants is None:
-        raise HandoutError("--roster writes one handout per student's variant: add a [variants] table to "
-                           "assignment.toml (or leave --roster out for one handout for everyone)")
+        raise HandoutError(f"--roster writes {what}: add a [variants] table to assignment.toml (or leave --roster "
+                           "out for one edition for everyone)")
     ids = read_roster(roster)
     out = Path(out)
     if out.exists() and any(out.iterdir()):
-        raise HandoutError(f"{out} is not empty: choose a new folder for the handouts")
+        raise HandoutError(f"{out} is not empty: choose a new folder")
     written, record = [], io.StringIO()
     writer = csv.writer(record, lineterminator="\r\n")
     writer.writerow(["id", "folder", "variant"])
     for student, folder in zip(ids, file_names(ids)):
         mine = for_student(rubric, student)
-        with tempfile.TemporaryDirectory(prefix="autograder-variant-") as stubs:
-            write_package(Path(stubs), mine.variant, solution=False)
-            written += write_handout(out / folder, rubric=mine, exercises=Path(stubs))
+        written += write_one(out / folder, mine)
         writer.writerow([student, folder, mine.variant.label])
     write_text_atomic(out / ROSTER_RECORD, record.getvalue())
     return written + [out / ROSTER_RECORD]

@@ -69,7 +69,7 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
     write_goldens(out / "autograder" / HANDOUT_GOLDENS, cases_digest(cases, rubric.activation), goldens,
                   case_fingerprints(cases, rubric.activation))
     if rubric.variants is not None:
-        write_variant_file(out / "autograder", rubric.variant)
+        write_variant_file(out / "autograder", rubric)
 
     write_text_atomic(out / "assignment.toml", public_rubric_toml(rubric))
     for name in ("README.md", "conftest.py", "pytest.ini", "requirements.txt"):

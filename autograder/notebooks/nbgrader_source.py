@@ -23,6 +23,7 @@ from autograder.notebooks import warmup
 from autograder.notebooks.otter_master import INTRO, PARTS
 from autograder.notebooks.solution_cells import MODULES, for_nbgrader, module_source
 from autograder.notebooks.support import importing
+from autograder.notebooks.variant_text import drawn_at_grading
 from autograder.tasks import TABLE
 
 TEST = """\
@@ -42,7 +43,7 @@ def _meta(cell, grade_id: str, *, grade: bool, solution: bool, points: float = 0
 
 def source_notebook(rubric: Rubric, *, secret: str) -> nbformat.NotebookNode:
     """secret: kit_secret/ as seen from the notebook's folder at autograding (autograded/<student>/<id>/)."""
-    cells = [new_markdown_cell(INTRO), new_markdown_cell(warmup.TEXT),
+    cells = [new_markdown_cell(INTRO + drawn_at_grading(rubric)), new_markdown_cell(warmup.TEXT),
              _meta(new_code_cell(warmup.code(_nbgrader_block, "", "")), "warmup", grade=False, solution=True),
              _meta(new_code_cell("# Part 0's check (no points)\n" + "\n".join(f"assert {c}" for c in warmup.CHECKS)),
                    "test_warmup", grade=True, solution=False, points=0.0)]

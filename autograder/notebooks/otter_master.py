@@ -14,14 +14,14 @@ from __future__ import annotations
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
-from autograder.cases import PUBLIC_SEED, build_cases
-from autograder.cases.hints import HINTS
 from autograder.config import Rubric
 from autograder.notebooks import warmup
+from autograder.grading import select_cases
 from autograder.notebooks.solution_cells import MODULES, for_otter, module_source
 from autograder.notebooks.support import importing
+from autograder.notebooks.variant_text import task_hint, variant_intro
 from autograder.scoring.parts import denomination, parts
-from autograder.tasks import TABLE
+from autograder.tasks import POOL, TABLE
 
 NAME = "backprop"
 CONFIG = f"""\
@@ -62,27 +62,29 @@ PART = ("# HIDDEN\n# backprop-kit: {task}'s points, part {i} ({part} of {total})
 
 
 def master_notebook(rubric: Rubric) -> nbformat.NotebookNode:
-    public = build_cases(seed=PUBLIC_SEED, visibility="public", activation=rubric.activation)
-    hidden = build_cases(seed=rubric.hidden_seed, visibility="hidden", activation=rubric.activation)
-    every = public + hidden
-    cells = [new_raw_cell(CONFIG), new_markdown_cell(INTRO), *_warmup()]
+    """The master notebook of the rubric's variant: its engine (with its extra operation), its cases."""
+    every = select_cases(rubric, include_hidden=True)
+    public = [c for c in every if c.visibility == "public"]
+    hidden = [c for c in every if c.visibility == "hidden"]
+    cells = [new_raw_cell(CONFIG), new_markdown_cell(INTRO + variant_intro(rubric.variant)), *_warmup()]
     for module in MODULES:
         title, text = PARTS[module]
-        cells += [new_markdown_cell(f"## {title}\n\n{text}"), new_code_cell(for_otter(module_source(module)))]
-        for task in (t for t in TABLE if t.module == module):
+        cells += [new_markdown_cell(f"## {title}\n\n{text}"),
+                  new_code_cell(for_otter(module_source(module, variant=rubric.variant)))]
+        for task in (t for t in TABLE + POOL if t.module == module and t.id in rubric.points):
             total = denomination(sum(c.task == task.id and not c.needs for c in every),
                                  sum(c.task == task.id and bool(c.needs) for c in every))
             cells += _question(task, rubric.points[task.id], [c.id for c in public if c.task == task.id],
-                               [c.id for c in hidden if c.task == task.id], total)
+                               [c.id for c in hidden if c.task == task.id], total, rubric.variant)
     nb = new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     return nb
 
 
-def _question(task, points: float, public: list[str], hidden: list[str], total: int) -> list:
+def _question(task, points: float, public: list[str], hidden: list[str], total: int, variant) -> list:
     """The task's question: its cases' tests (worth 0), then its parts' (scoring/parts.py), total units in all."""
-    prompt = f"### `{task.id}`: {task.title}\n\n{HINTS[task.id]}"
+    prompt = f"### `{task.id}`: {task.title}\n\n{task_hint(task.id, variant)}"
     cases = [_test(TEST.format(case_id=cid)) for cid in public] + \
             [_test("# HIDDEN\n" + TEST.format(case_id=cid)) for cid in hidden]
     shares = parts(total)

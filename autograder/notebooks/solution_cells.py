@@ -17,14 +17,18 @@ from pathlib import Path
 
 from autograder import paths
 from autograder.exercises.markers import BEGIN, END, stub_line
+from autograder.exercises.variant_source import engine_source
+from autograder.variants.model import BASE, Variant
 
 MODULES = ("engine", "nn", "train")
 PACKAGE_IMPORT = re.compile(r"^\s*(from\s+micrograd(\.\w+)?\s+import\b|import\s+micrograd\b)")
 
 
-def module_source(module: str, solutions: Path = paths.SOLUTIONS) -> str:
-    """A module of solutions/ with the package's own imports left out."""
+def module_source(module: str, solutions: Path = paths.SOLUTIONS, variant: Variant = BASE) -> str:
+    """A module of solutions/ with the package's own imports left out (engine: with the variant's operation)."""
     text = (Path(solutions) / "micrograd" / f"{module}.py").read_text(encoding="utf-8")
+    if module == "engine":
+        text = engine_source(text, variant)
     return "".join(line for line in text.splitlines(keepends=True) if not PACKAGE_IMPORT.match(line))
 
 
@@ -43,7 +47,6 @@ def for_otter(text: str) -> str:
         else:
             out.append(line)
     return "".join(out)
-
 
 
 def for_nbgrader(text: str) -> str:

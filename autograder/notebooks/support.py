@@ -10,7 +10,8 @@ from pathlib import Path
 from autograder.config import Rubric, rubric_toml
 from autograder.errors import UserError
 from autograder.files import write_bytes_atomic, write_text_atomic
-from autograder.goldens.shipped import every_golden
+from autograder.goldens.shipped import every_golden, every_variants_goldens
+from autograder.variants.handout_file import write_variant_file
 
 
 ALONE = ("backprop-kit: this notebook's checks need the autograder/ folder that came with it: open the notebook "
@@ -34,10 +35,12 @@ def write_student_kit(dest: Path, rubric: Rubric) -> None:
         shutil.copy(Path(tmp) / "h" / "assignment.toml", dest / "assignment.toml")
 
 
-def write_secret(secret: Path, rubric: Rubric, *, private_from: Path | None = None) -> None:
+def write_secret(secret: Path, rubric: Rubric, *, private_from: Path | None = None,
+                 students: list[str] | None = None) -> None:
     """secret/assignment.toml (with the hidden seed) and secret/goldens.json: the instructor's only, as
     files (0600 in 0700 folders, secret and every folder above it up to private_from, as the Gradescope
-    zip has them): a student's code run as another user (the sandbox's uid levels) can't read them."""
+    zip has them): a student's code run as another user (the sandbox's uid levels) can't read them.
+    students: with [variants], grading draws each one's variant there: secret/goldens/ holds their goldens."""
     secret = Path(secret)
     secret.mkdir(parents=True, exist_ok=True)
     folder = secret
@@ -50,6 +53,12 @@ def write_secret(secret: Path, rubric: Rubric, *, private_from: Path | None = No
                        ("goldens.json", every_golden(rubric))):
         write_bytes_atomic(secret / name, data)
         os.chmod(secret / name, 0o600)
+    if rubric.variant.student:   # one student's edition: the variant its hidden cases are of
+        os.chmod(write_variant_file(secret, rubric), 0o600)
+    for name, data in sorted(every_variants_goldens(rubric, students).items()) if students else ():
+        (secret / "goldens").mkdir(mode=0o700, exist_ok=True)
+        write_bytes_atomic(secret / "goldens" / name, data)
+        os.chmod(secret / "goldens" / name, 0o600)
 
 
 def fresh_folder(dest: Path) -> Path:
@@ -58,23 +67,3 @@ def fresh_folder(dest: Path) -> Path:
         raise UserError(f"{dest} is not an empty folder: choose a new one")
     dest.mkdir(parents=True, exist_ok=True)
     return dest
-
-
-# why a notebook edition can't carry per-student variants: the tools release one notebook to the class
-ONE_RELEASE = {
-    "otter": "otter assign writes one student notebook and one autograder for the whole class "
-             "(otter-grader has no per-student variants: its issue #490)",
-    "nbgrader": "nbgrader generate_assignment releases one notebook to every student "
-                "(nbgrader has no per-student variants: its issues #1153 and #1433)",
-    "prairielearn": "this edition's question and external grader are one for the class (drawing each student's "
-                    "variant there from PrairieLearn's user id is not built yet)",
-}
-
-
-def require_one_assignment(rubric: Rubric, tool: str) -> None:
-    """A notebook edition is one assignment for the class: with [variants], say so instead of writing it."""
-    if rubric.variants is not None:
-        raise UserError(f"the {tool} edition can't carry per-student variants: {ONE_RELEASE[tool]}. With [variants], give "
-                        "students `autograder handout OUT --roster ROSTER.csv` and grade on Gradescope with "
-                        "`autograder export gradescope FILE.zip --roster ROSTER.csv` (or `autograder grade`); or "
-                        "remove [variants] for a notebook course")

@@ -58,14 +58,32 @@ def grade(root: Path) -> dict:
     if level.name == "basic" and os.environ.get(ALLOW_BASIC) != "1":
         raise SandboxTooWeak(f"sandbox level basic: student code would run as root and could read {secret}. Use "
                              f"the kit's grader image (bubblewrap, or the uid level: root with the right to chroot); {ALLOW_BASIC}=1 grades anyway")
-    rubric = load_rubric(secret / "assignment.toml")
+    rubric = variants_rubric(load_rubric(secret / "assignment.toml"), root / DATA)
+    shipped = secret / "goldens" if rubric.variants is not None else secret / "goldens.json"
     with tempfile.TemporaryDirectory(prefix="goldens-") as cache:
-        store = GoldenStore(cache_dir=Path(cache), shipped=secret / "goldens.json", compute=False)
+        store = GoldenStore(cache_dir=Path(cache), shipped=shipped, compute=False)
         report = grade_path(submission_path(root / "student"), rubric=rubric, include_hidden=True,
                             store=store, name="submission")
     for note in report.sandbox_notes:
         print(f"backprop-kit: {note}")
     return results_json(report)
+
+
+DATA = Path("data") / "data.json"
+
+
+def variants_rubric(rubric, data: Path):
+    """With [variants]: the rubric of the question's variant, the kit variant server.py's generate() put in its
+    params (PrairieLearn's, which students can't edit); the course's rubric otherwise."""
+    if rubric.variants is None:
+        return rubric
+    from autograder.variants.assign import with_variant
+    from autograder.variants.model import Variant
+
+    params = json.loads(data.read_text(encoding="utf-8")).get("params") or {}
+    if not isinstance(params.get("variant"), dict):
+        raise ValueError(f"{data}: no params.variant: is server.py the one `autograder export prairielearn` wrote?")
+    return with_variant(rubric, Variant.from_json(params["variant"]))
 
 
 if __name__ == "__main__":  # pragma: no cover

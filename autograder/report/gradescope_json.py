@@ -80,6 +80,8 @@ def _task_output(report: Report, task) -> str:
 
 def _summary(report: Report) -> str:
     lines = [f"backprop-kit: {show(report.score)}/{show(report.max_score)}"]
+    if report.variant is not None:
+        lines.append(f"Graded against your variant: {report.variant.label}")
     if report.error:
         lines.append(f"Your submission could not be graded: {report.error}")
     lines += [f"note: {n}" for n in report.without_sandbox_notes().notes]

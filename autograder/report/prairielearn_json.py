@@ -45,6 +45,7 @@ def results_json(report: Report) -> dict:
         "gradable": True,
         "score": min(1.0, max(0.0, score)),
         "message": f"backprop-kit: {show(report.score)}/{show(report.max_score)}"
+                   + (f" on your variant, {report.variant.label}" if report.variant is not None else "")
                    + (f" — your submission could not be graded: {report.error}" if report.error else ""),
         "output": _output(report),
         "tests": tests,

@@ -31,8 +31,13 @@ def variant_of(rubric: Rubric, student: str) -> Variant:
     """The student's variant: drawn from the course's secret (the base one without [variants])."""
     if rubric.variants is None:
         return Variant(student=student)
+    return draw(rubric.variants, student, course_secret(rubric))
+
+
+def course_secret(rubric: Rubric) -> str:
+    """The secret the course's variants are drawn from (and its handouts' variant files signed with)."""
     fallback = None if is_public_seed(rubric.hidden_seed) else str(rubric.hidden_seed)
-    return draw(rubric.variants, student, rubric.variants.secret_or(fallback))
+    return rubric.variants.secret_or(fallback)
 
 
 def for_student(rubric: Rubric, student: str) -> Rubric:
@@ -42,11 +47,9 @@ def for_student(rubric: Rubric, student: str) -> Rubric:
     return with_variant(rubric, variant_of(rubric, student))
 
 
-
 def variants_digest(rubric: Rubric) -> str:
     """A digest of what draws every student's variant: the [variants] table and the secret (hashed)."""
     config = rubric.variants
-    fallback = None if is_public_seed(rubric.hidden_seed) else str(rubric.hidden_seed)
-    secret = hashlib.sha256(config.secret_or(fallback).encode()).hexdigest()
+    secret = hashlib.sha256(course_secret(rubric).encode()).hexdigest()
     payload = [list(config.vary), list(config.pool), list(config.activations), config.points, secret]
     return hashlib.sha256(json.dumps(payload).encode()).hexdigest()[:32]

@@ -1,9 +1,10 @@
 """The variant a student's handout was written for: autograder/variant.json, beside its public goldens.
 
-The handout's `check` grades that variant: the public goldens it ships are that variant's alone, so
-a file edited into another student's variant finds no expected values to check against. Grading
-never reads it: `autograder grade` draws each student's variant again from the roster's id and the
-course's secret, which no handout holds.
+The file holds the variant signed by the course (variants/signature.py: Ed25519, a key derived from the
+course's secret). The handout's `check` grades that variant, and only while the signature holds it: a
+file edited into another student's variant is refused in one line, even where the reference is
+importable and goldens could be computed for any variant. Grading never reads it: `autograder grade`
+draws each student's variant again from the roster's id and the course's secret, which no handout holds.
 """
 from __future__ import annotations
 
@@ -13,15 +14,17 @@ from pathlib import Path
 from autograder import paths
 from autograder.config import Rubric
 from autograder.errors import UserError
-from autograder.variants.assign import with_variant
-from autograder.variants.model import Variant
+from autograder.variants.assign import course_secret, with_variant
+from autograder.variants.signature import BadSignature, signed, verified
 
 VARIANT_FILE = "variant.json"   # inside the handout's autograder/ package
 
 
-def write_variant_file(package: Path, variant: Variant) -> Path:
+def write_variant_file(package: Path, rubric: Rubric) -> Path:
+    """package/variant.json: the rubric's variant, signed with the course's key."""
     path = Path(package) / VARIANT_FILE
-    path.write_text(json.dumps(variant.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(signed(rubric.variant, course_secret(rubric)), indent=1, sort_keys=True) + "\n",
+                    encoding="utf-8")
     return path
 
 
@@ -31,7 +34,13 @@ def handout_rubric(rubric: Rubric, package: Path = paths.KIT_ROOT / "autograder"
     if not path.is_file():
         return rubric
     try:
-        variant = Variant.from_json(json.loads(path.read_text(encoding="utf-8")))
+        variant = verified(json.loads(path.read_text(encoding="utf-8")))
+    except ImportError:
+        raise UserError(f"{path}: reading your variant needs the `cryptography` package: "
+                        "pip install -r requirements.txt") from None
+    except BadSignature as err:
+        raise UserError(f"{path} is not the variant file this handout came with ({err}): check grades only the "
+                        "variant your instructor wrote; ask them for a fresh copy") from None
     except (OSError, ValueError, TypeError, AttributeError) as err:
         raise UserError(f"{path}: not the variant file this handout came with ({err}): "
                         "ask your instructor for a fresh copy") from None

@@ -59,8 +59,9 @@ def question(tmp_path_factory):
     mp.undo()
 
 
-def run_grader(course: Path, root: Path, upload, **env) -> tuple[dict, str]:
-    """The /grade tree as PrairieLearn builds it, and the real entrypoint run on it: (results, its stdout)."""
+def run_grader(course: Path, root: Path, upload, params: dict | None = None, **env) -> tuple[dict, str]:
+    """The /grade tree as PrairieLearn builds it, and the real entrypoint run on it: (results, its stdout).
+    params: the variant's, as server.py's generate() made them."""
     shutil.copytree(course / "serverFilesCourse", root / "serverFilesCourse")
     shutil.copytree(course / QUESTION / "tests", root / "tests")
     (root / "student").mkdir()
@@ -68,7 +69,7 @@ def run_grader(course: Path, root: Path, upload, **env) -> tuple[dict, str]:
     files = [{"name": p.name, "contents": base64.b64encode(p.read_bytes()).decode()}
              for p in sorted((root / "student").iterdir()) if p.is_file()]
     (root / "data").mkdir()
-    (root / "data" / "data.json").write_text(json.dumps({"params": {}, "submitted_answers": {"_files": files}}))
+    (root / "data" / "data.json").write_text(json.dumps({"params": params or {}, "submitted_answers": {"_files": files}}))
     entrypoint = root / "serverFilesCourse" / "backprop_kit" / "run.sh"
     done = subprocess.run(["bash", str(entrypoint)], cwd=root, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "AUTOGRADER_PRAIRIELEARN_ROOT": str(root),
