@@ -6,8 +6,10 @@ Parent side: prepare (copy into the kit's package), the child's start and the st
 (run_cases with no case: the sandbox, the interpreter, the child's own imports, the import of
 the student's modules), the cases (run_cases with every public and hidden case, minus that),
 scoring, the JSON report and the feedback page (with its graph pictures: graphviz's dot).
-Child side: a bare interpreter as the child is started (`python -I -S -c pass`), and the child's
-own imports (`-X importtime` of autograder/child/main.py's imports, outside the sandbox).
+Child side, where each child starts an interpreter of its own (not when a zygote forks it:
+benchmarks/child_costs.py compares the two in CPU time): a bare interpreter as the child is started
+(`python -I -S -c pass`), and the child's own imports (`-X importtime` of autograder/child/main.py's
+imports, outside the sandbox).
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ from autograder.grading import limits_for, select_cases  # noqa: E402
 from autograder.report.html_report import render_feedback  # noqa: E402
 from autograder.report.json_report import render_json  # noqa: E402
 from autograder.runner.level import interpreter  # noqa: E402
+from autograder.runner.levels import current  # noqa: E402
+from autograder.runner.zygote_level import ZygoteLevel, wanted  # noqa: E402
 from autograder.runner.session import run_cases  # noqa: E402
 from autograder.scoring.score import score_run  # noqa: E402
 from autograder.submission.load import prepare  # noqa: E402
@@ -59,9 +63,21 @@ def profile(path: Path, repeat: int = 5) -> dict[str, float]:
         stages[f"{len(cases)} cases in the child"] = every - start
         stages["score (parent)"], report = _median(
             lambda: score_run(path.name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox), repeat)
+        from autograder.batch.keys import GradeKey
+        from autograder.batch.store import BatchRow, Store
+        from autograder.grading import golden_values
+
+        stages["goldens looked up (parent, in memory)"], _ = _median(
+            lambda: golden_values(cases, rubric, GoldenStore()), repeat)
+        with Store(Path(tmp) / "gradebook.sqlite") as store:
+            keys = iter(GradeKey(str(i), "", "", "") for i in range(10 ** 6))
+            stages["row stored (gradebook.sqlite)"], _ = _median(
+                lambda: store.put(BatchRow(path.name, report), next(keys)), repeat)
         stages["JSON report (parent)"], _ = _median(lambda: render_json(report), repeat)
         stages["feedback page + pictures (parent)"], _ = _median(lambda: render_feedback(report), repeat)
     python = interpreter()
+    if isinstance(current(), ZygoteLevel) and wanted():  # the child forked from a pre-imported zygote, no interpreter
+        return stages
     stages["  of which: bare interpreter (-I -S)"], _ = _median(
         lambda: subprocess.run([python, "-I", "-S", "-c", "pass"], check=True), repeat)
     stages["  of which: the child's own imports"] = _child_imports(python)

@@ -87,7 +87,7 @@ SUMMARY_HTML = "summary.html"
 FORENSICS = "forensics.csv"
 
 STUDENT_EXPORTS: tuple[StudentExport, ...] = (
-    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py",)),
+    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py", "report/json_indent.py", "report/inert.py")),
     StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
                   renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/jinja_env.py",
                              "report/templates")),

@@ -66,6 +66,22 @@ def case_fingerprints(cases: list[Case], activation: str) -> dict[str, str]:
     return {c.id: cases_digest([c], activation) for c in cases}
 
 
+def _digest_of(cases: list[Case], activation: str) -> str:
+    """cases_digest, computed once a process for the same case objects (a worker grades every submission
+    with the same cases, built once: grading.select_cases); ~2 ms of JSON and hashing otherwise each time.
+    The entry holds the cases, so their ids can't be reused by other objects while it is kept."""
+    key = (activation, tuple(map(id, cases)))
+    found = _DIGESTS.get(key)
+    if found is None:
+        if len(_DIGESTS) > 64:
+            _DIGESTS.clear()
+        found = _DIGESTS[key] = (cases_digest(cases, activation), tuple(cases))
+    return found[0]
+
+
+_DIGESTS: dict[tuple, tuple[str, tuple[Case, ...]]] = {}
+
+
 # digest -> goldens, for the whole process: the digest covers everything that determines them
 # (kit version, activation, cases, case programs); the reference oracle does not change in a process
 _IN_MEMORY: dict[str, dict[str, dict]] = {}
@@ -85,7 +101,7 @@ class GoldenStore:
     def goldens(self, cases: list[Case], *, activation: str = "tanh") -> dict[str, dict]:
         """The goldens of `cases` (shared, read-only: don't change them). Kept in memory per
         digest for the rest of the process, so a worker reads its file once, not per submission."""
-        digest = cases_digest(cases, activation)
+        digest = _digest_of(cases, activation)
         found = _IN_MEMORY.get(digest)
         if found is not None:
             return found

@@ -9,9 +9,11 @@ them `svg` returns None, `missing()` says why in one line, and `text` is the sam
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 
 from autograder.cases.common import fmt
@@ -28,10 +30,16 @@ def missing() -> str | None:
     """Why no picture can be drawn here, in one line; None when graphviz is ready."""
     if importlib.util.find_spec("graphviz") is None:
         return "the graphviz Python package is not installed (pip install graphviz): the graphs are shown as text"
-    if shutil.which("dot") is None:
+    if _dot_on(os.environ.get("PATH")) is None:
         return ("graphviz's `dot` program is not installed (Debian/Ubuntu: apt-get install graphviz; "
                 "macOS: brew install graphviz): the graphs are shown as text")
     return None
+
+
+@lru_cache(maxsize=8)
+def _dot_on(path: str | None) -> str | None:
+    """Where dot is on this PATH: looked up once per PATH a process sees (a page asks on every render)."""
+    return shutil.which("dot", path=path)
 
 
 def svg(graph: CaseGraph, title: str = "", room_px: float = graph_fit.FILE_PX) -> str | None:
@@ -126,7 +134,21 @@ _DRAWN: dict[str, str | None] = {}
 
 
 def source(graph: CaseGraph, title: str = "", rankdir: str = "TB") -> str:
-    """The dot source of the picture: top to bottom (the leaves first, the output last) or left to right."""
+    """The dot source of the picture: top to bottom (the leaves first, the output last) or left to right.
+    Made once a process for each (graph, title, rankdir): the same wrong graph recurs across a class."""
+    key = (graph, title, rankdir)
+    made = _SOURCES.get(key)
+    if made is None:
+        if len(_SOURCES) > 512:  # a long batch: keep memory flat
+            _SOURCES.clear()
+        made = _SOURCES[key] = _source(graph, title, rankdir)
+    return made
+
+
+_SOURCES: dict[tuple[CaseGraph, str, str], str] = {}
+
+
+def _source(graph: CaseGraph, title: str, rankdir: str) -> str:
     import graphviz
 
     title = "".join(c if c.isprintable() else " " for c in title)  # dot takes no control characters

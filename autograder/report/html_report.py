@@ -85,11 +85,23 @@ def _task(task: TaskResult) -> dict:
         "public": public,
         "diagnosis": [d.message for d in task.diagnosis],
         "hidden": hidden,
+        "hidden_marks": _marks(hidden),
         "hidden_passed": hidden.count("passed"),
         "hidden_failed": hidden.count("failed"),
         "hidden_waived": hidden.count("waived"),
         "hidden_hint": _hidden_hint(task) if "failed" in hidden else None,
     }
+
+
+# a hidden case's mark: the kit's own markup, the same for every student (built once, not per case in the template)
+_MARK = {"passed": '<span class="passed">✓</span>', "failed": '<span class="failed">✗</span>',
+         "waived": '<span class="muted">–</span>'}
+
+
+def _marks(hidden: list[str]):
+    import markupsafe
+
+    return markupsafe.Markup("".join(_MARK[h] for h in hidden))
 
 
 # what hidden cases of an op try that its public ones may not (cases/random_cases.py)

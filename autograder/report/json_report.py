@@ -25,17 +25,29 @@ A task's status is judged on its counted cases: "passed" when every case that co
 """
 from __future__ import annotations
 
-import json
-
-from dataclasses import asdict
+from dataclasses import fields
 
 from autograder.report.inert import inert_json
-from autograder.report.model import CaseGraph, Report
+from autograder.report.json_indent import dumps_indented
+from autograder.report.model import CaseGraph, GraphNode, Report
 
 SCHEMA = 5
 
 
 def report_dict(report: Report) -> dict:
+    """The report as JSON data (read-only: the last one is kept, since a batch stores a row and then writes
+    reports/<id>.json from the same Report object)."""
+    if _LAST and _LAST[0] is report:
+        return _LAST[1]
+    data = _report_dict(report)
+    _LAST[:] = [report, data]  # the Report is held, so no other object can take its id meanwhile
+    return data
+
+
+_LAST: list = []
+
+
+def _report_dict(report: Report) -> dict:
     data = {
         "schema": SCHEMA,
         "submission": report.submission,
@@ -84,9 +96,12 @@ def report_dict(report: Report) -> dict:
 def graph_dict(graph: CaseGraph | None) -> dict | None:
     if graph is None:
         return None
-    return {"nodes": [{**asdict(n), "children": list(n.children)} for n in graph.nodes],
+    return {"nodes": [{**{f: getattr(n, f) for f in _NODE_FIELDS}, "children": list(n.children)} for n in graph.nodes],
             "origin": graph.origin, "after": list(graph.after), "step": graph.step}
 
 
+_NODE_FIELDS = tuple(f.name for f in fields(GraphNode))  # in their order, as dataclasses.asdict gives them
+
+
 def render_json(report: Report) -> str:
-    return inert_json(json.dumps(report_dict(report), indent=2, ensure_ascii=False)) + "\n"
+    return inert_json(dumps_indented(report_dict(report))) + "\n"

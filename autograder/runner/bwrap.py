@@ -121,9 +121,9 @@ class BubblewrapLevel(Level):
         try:
             seccomp_fd = None
             if self.seccomp is not None:
-                fds.append(seccomp_fd := _data_fd(self.seccomp))
+                fds.append(seccomp_fd := data_fd(self.seccomp))
             options = self.argv(student_root, programs_dir, seccomp_fd, packages)[1:]
-            fds.append(args_fd := _data_fd(b"".join(os.fsencode(arg) + b"\0" for arg in options)))
+            fds.append(args_fd := data_fd(b"".join(os.fsencode(arg) + b"\0" for arg in options)))
         except BaseException:
             for fd in fds:
                 os.close(fd)
@@ -138,8 +138,8 @@ class BubblewrapLevel(Level):
                 "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--"]
 
     def argv(self, student_root: str, programs_dir: str | None, seccomp_fd: int | None,
-             packages: tuple[str, ...] = ()) -> list[str]:
-        """bwrap and its options, up to the command."""
+             packages: tuple[str, ...] = (), caps: tuple[str, ...] = SWITCH_CAPS) -> list[str]:
+        """bwrap and its options, up to the command (caps: those kept in the own user namespace)."""
         argv = [self.bwrap]
         if self.userns is not None:  # its own user namespace: every other namespace, but that one
             argv += ["--userns", str(self.userns.fd), "--unshare-ipc", "--unshare-pid", "--unshare-net",
@@ -147,7 +147,7 @@ class BubblewrapLevel(Level):
             if "--assert-userns-disabled" in self.features:
                 argv += ["--assert-userns-disabled"]
             argv += ["--cap-drop", "ALL"]
-            for cap in SWITCH_CAPS:
+            for cap in caps:
                 argv += ["--cap-add", cap]
         else:
             argv += ["--unshare-all"]
@@ -251,7 +251,7 @@ def _readable_copy(student_root: str, copy: str) -> str:
     return student_root  # none: the child says the files are missing
 
 
-def _data_fd(data: bytes) -> int:
+def data_fd(data: bytes) -> int:
     """The read end of a pipe holding data, its write end closed (bwrap reads to the end)."""
     read, write = os.pipe()
     try:

@@ -43,6 +43,7 @@ class Launch:
     site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
     close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
     finish: Callable[[], None] | None = None  # what the level clears once the child is killed and reaped
+    spawn: Callable[[], object] | None = None  # the child already started (zygote_level.Forked), not argv's
 
 
 def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:

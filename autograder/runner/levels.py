@@ -44,6 +44,7 @@ from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter
 from autograder.runner.packages import ONE_THREAD
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
+from autograder.runner.zygote_level import ZygoteLevel
 
 ENV = "AUTOGRADER_SANDBOX"
 NAMES = ("bubblewrap", "uid", "basic")   # best first
@@ -192,7 +193,10 @@ def _get(name: str, python: str) -> tuple[Level | None, str]:
         return Level(), ""
     if name == "uid":
         return _probe_uid(python)
-    return probe_bubblewrap(python)
+    level, why = probe_bubblewrap(python)
+    if level is not None and level.userns is not None:  # a zygote needs the own user namespace's capabilities
+        return ZygoteLevel(level), why
+    return level, why
 
 
 def _probe_uid(python: str) -> tuple[Level | None, str]:

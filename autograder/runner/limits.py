@@ -44,17 +44,7 @@ def set_limits(limits: Limits, cpu: int, *, nproc: bool = True) -> None:
 
     nproc=False leaves RLIMIT_NPROC alone (bwrap forks itself; its seccomp filter stops fork).
     """
-    mb = 1 << 20
-    wanted = [
-        (resource.RLIMIT_AS, limits.memory_mb * mb),
-        (resource.RLIMIT_CPU, cpu),
-        (resource.RLIMIT_FSIZE, limits.file_size_mb * mb),
-        *([(resource.RLIMIT_NPROC, 0)] if nproc else []),  # no fork (ignored for root)
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_STACK, limits.stack_mb * mb),
-    ]
-    for which, value in wanted:
+    for which, value in rlimit_values(limits, cpu, nproc=nproc):
         try:
             _soft, hard = resource.getrlimit(which)
             if hard != resource.RLIM_INFINITY:
@@ -63,6 +53,20 @@ def set_limits(limits: Limits, cpu: int, *, nproc: bool = True) -> None:
         except (ValueError, OSError):
             pass
     _die_with_parent()
+
+
+def rlimit_values(limits: Limits, cpu: int, *, nproc: bool = True) -> list[tuple[int, int]]:
+    """(resource, value) of every rlimit set_limits sets (the zygote's child sets them itself)."""
+    mb = 1 << 20
+    return [
+        (resource.RLIMIT_AS, limits.memory_mb * mb),
+        (resource.RLIMIT_CPU, cpu),
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * mb),
+        *([(resource.RLIMIT_NPROC, 0)] if nproc else []),  # no fork (ignored for root)
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_STACK, limits.stack_mb * mb),
+    ]
 
 
 def _die_with_parent() -> None:

@@ -90,6 +90,11 @@ MAX_REPR = 200
 
 def parse_value(raw) -> ObsValue:
     """A number, a list of numbers, or a BadValue; never raises on hostile input."""
+    kind = type(raw)
+    if kind is float:  # the common case first: a JSON number with a point
+        return raw
+    if kind is list and all(type(v) is float for v in raw):
+        return raw[:100_000]
     if isinstance(raw, bool):
         return BadValue("bool", repr(raw))
     if isinstance(raw, (int, float)):
@@ -182,6 +187,10 @@ def _echoes(raw: dict, nonce: str) -> bool:
 
 def clean(raw, cap: int) -> str:
     """Text from the child, safe to print: at most `cap` characters, no control characters."""
-    text = raw if isinstance(raw, str) else "" if raw is None else str(raw)
+    if raw is None:
+        return ""
+    text = raw if isinstance(raw, str) else str(raw)
+    if text.isascii() and text.isprintable():  # the common case: nothing to replace
+        return text[:cap]
     text = text[:cap].encode("utf-8", "replace").decode("utf-8")
     return text.translate(_CONTROL)

@@ -90,7 +90,7 @@ class Child:
             become_subreaper()
             with REAPER_LOCK:  # registered before another thread's sweep can see it
                 self.before = own_children()
-                self.proc = subprocess.Popen(
+                self.proc = launch.spawn() if launch.spawn is not None else subprocess.Popen(
                     launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
                     preexec_fn=launch.preexec,
@@ -146,6 +146,8 @@ class Child:
                 return
             self.received += len(chunk)
             self._split(chunk)
+            if len(chunk) < 1 << 16:  # the pipe is drained: no read to fail; epoll (level-triggered) says if more comes
+                return
 
     def _split(self, chunk: bytes) -> None:
         *complete, rest = (self.partial + chunk).split(b"\n")
@@ -255,6 +257,9 @@ class Child:
 
     def exited(self, wait: float = 0.0) -> bool:
         """Has the process ended (without reaping it: its id must stay its own until killed)?"""
+        own = getattr(self.proc, "exited", None)  # a process that is not ours to wait for (zygote_level.Forked)
+        if own is not None:
+            return own(wait)
         end = time.monotonic() + wait
         while True:
             try:

@@ -43,6 +43,10 @@ FLOODED = ("your code flooded the grader's result pipe {during} (more than the g
            "the case fails")
 
 
+_PAYLOADS: dict[int, tuple[Case, bytes]] = {}  # id(case) -> (the case, its job as JSON)
+MAX_PAYLOADS = 20_000                           # cases kept at most (a class's are a few hundred)
+
+
 def new_nonce() -> str:
     return secrets.token_hex(NONCE_BYTES)
 
@@ -96,7 +100,6 @@ class _Run:
         self.timeouts: Counter[str] = Counter()
         self.ignored = 0
         self.child_errors: list[str] = []
-        self.payloads: dict[str, bytes] = {}  # case id -> its job as JSON, made once
         self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
         self.stderr_mark = 0                    # the child's stderr before the case under way
         self.not_run = 0                        # cases the budget left no time for
@@ -104,10 +107,17 @@ class _Run:
         self.endless = EndlessWatch()           # stops a case that computes far past the others
         self.early_stops: dict[str, str] = {}   # case id -> why it was stopped before case_timeout
 
-    def _payload(self, case: Case) -> bytes:
-        payload = self.payloads.get(case.id)
-        if payload is None:
-            payload = self.payloads[case.id] = json.dumps(case.to_job()).encode()
+    @staticmethod
+    def _payload(case: Case) -> bytes:
+        """The case's job as JSON, made once a process: the same (frozen) Case objects serve every
+        submission (grading.select_cases), so it is kept by the object itself, not its id."""
+        held = _PAYLOADS.get(id(case))
+        if held is not None and held[0] is case:
+            return held[1]
+        if len(_PAYLOADS) >= MAX_PAYLOADS:
+            _PAYLOADS.clear()
+        payload = json.dumps(case.to_job()).encode()
+        _PAYLOADS[id(case)] = (case, payload)  # the case held: its id is not reused while it is here
         return payload
 
     def _send(self, child: Child, case: Case) -> tuple[str, float]:

@@ -118,3 +118,21 @@ def test_a_submission_that_never_ran_says_sandbox_none(tmp_path):
     for path in (empty,):  # (a torch import is judged in the sandbox: tests/test_grading.py)
         report = grading.grade_path(path, rubric=rubric, include_hidden=False, store=_NoGoldens())
         assert report.error and report.sandbox == "none", (path, report.error)
+
+
+def test_is_the_digest_of_the_same_case_objects_computed_once_and_of_others_afresh(tmp_path, fresh_memory, monkeypatch):
+    """A worker asks for the goldens of the same cases (select_cases' objects) for every submission: is their
+    digest (JSON of every case, hashed) computed once, and are equal but new cases, another activation or
+    changed cases still given their own?"""
+    monkeypatch.setattr(golden_store, "_DIGESTS", {})
+    calls = []
+    real = golden_store.cases_digest
+    monkeypatch.setattr(golden_store, "cases_digest", lambda cs, activation: calls.append(1) or real(cs, activation))
+    store, same = GoldenStore(cache_dir=tmp_path), cases()
+    for _ in range(3):
+        store.goldens(list(same))  # a fresh list of the same objects, as select_cases hands out
+    assert len(calls) == 1
+    assert store.goldens(cases()) == store.goldens(same)  # equal cases, other objects: the same digest
+    assert store.goldens(cases(x=2.0))["add/c0"] == {"out": 2.0}
+    store.goldens(same, activation="relu")
+    assert len(calls) == 4

@@ -171,3 +171,22 @@ def test_is_the_same_picture_drawn_on_every_run(checked):
     first = graph_svg.svgs(graphs)
     graph_svg._DRAWN.clear()
     assert graph_svg.svgs(graphs) == first
+
+
+def test_is_a_graphs_dot_source_made_once_a_process_and_anothers_afresh(monkeypatch):
+    """A class's pages show the same wrong graphs again and again: is each (graph, title, rankdir)'s dot source
+    built once, and a changed graph or title built anew?"""
+    import graphviz
+
+    from autograder.report.model import CaseGraph, GraphNode
+
+    built = []
+    real = graphviz.Digraph
+    monkeypatch.setattr(graphviz, "Digraph", lambda *a, **k: built.append(1) or real(*a, **k))
+    graph = CaseGraph((GraphNode("x0", 2.0, grad=1.0, expected=4.0, wrong_grad=True),))
+    title = "test_is_a_graphs_dot_source_made_once"
+    first = graph_svg.source(graph, title)
+    assert graph_svg.source(graph, title) == first and len(built) == 1
+    other = CaseGraph((GraphNode("x0", 2.0, grad=3.0, expected=4.0, wrong_grad=True),))
+    assert graph_svg.source(other, title) != first and graph_svg.source(graph, title + "!") != first
+    assert graph_svg.source(graph, title, "LR") != first and len(built) == 4

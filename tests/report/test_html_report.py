@@ -85,3 +85,31 @@ def test_does_the_hidden_case_hint_name_what_an_ops_hidden_cases_try_and_only_fo
     nn = task("neuron", case("n1"), case("n-h1", "failed", "hidden"))
     page = render_feedback(report("ana", nn))
     assert "They fail while the public ones pass" in page and "upstream gradient" not in page
+
+
+def test_does_the_pages_environment_read_x_dot_name_as_jinja_does():
+    """The pages' environment reads a plain dict's key at once (no AttributeError first): does it give what
+    jinja's own getattr gives, for a key, a missing key, a key named like a dict method, and other objects?"""
+    import jinja2
+
+    from autograder.report.jinja_env import template
+
+    ours, theirs = template("feedback.html.j2").environment, jinja2.Environment(undefined=jinja2.StrictUndefined)
+    view = {"title": "t", "items": "a key named like a method", "n": None}
+    for obj, name in [(view, "title"), (view, "n"), (view, "missing"), (view, "items"), (view, "get"),
+                      ("text", "upper"), (["x"], "missing")]:
+        got, expected = ours.getattr(obj, name), theirs.getattr(obj, name)
+        assert type(got) is type(expected), (obj, name)
+        assert isinstance(got, jinja2.Undefined) or got == expected, (obj, name)
+
+
+def test_are_the_hidden_cases_marks_one_span_each_in_order():
+    """The marks are built in Python now, not in the template: is each hidden case still one span, ✓ passed,
+    ✗ failed, – not counted, in the cases' order?"""
+    from dataclasses import replace
+
+    waived = replace(case("h3", "failed", visibility="hidden"), counted=False)
+    page = render_feedback(report("ana", task("mul", case("m1"), case("h1", visibility="hidden"),
+                                              case("h2", "error", visibility="hidden"), waived)))
+    assert ('<span aria-hidden="true"><span class="passed">✓</span><span class="failed">✗</span>'
+            '<span class="muted">–</span></span>') in page

@@ -80,3 +80,15 @@ def test_does_grade_print_a_notebooks_hostile_kernelspec_inert(tmp_path, capsys)
     assert main(["grade", str(tmp_path / "hw.ipynb")]) in (1, 2)
     captured = capsys.readouterr()
     assert "not a Python notebook" in captured.out and not acting(captured.out + captured.err)
+
+
+def test_is_exactly_every_acting_character_caught_by_the_fast_check():
+    """The check runs in C over the whole text; does it find every character of ACTING, alone or amid
+    ordinary text, and leave every other code point of the first planes (and beyond) alone?"""
+    points = [*range(0x3000), *range(0xD780, 0xE100), *range(0xFFF0, 0x10010), 0x10FFFF]
+    for c in points:
+        text = f"ok {chr(c)} ok"
+        assert (inert(text) != text) == (c in ACTING), f"U+{c:04X}"
+        document = json.dumps({"m": text}, ensure_ascii=False)
+        assert (inert_json(document) != document) == (c in ACTING and c not in (0x09, 0x0A)
+                                                      and document.count(chr(c)) > 0), f"U+{c:04X}"

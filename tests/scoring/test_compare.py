@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import math
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from autograder.runner.protocol import BadValue
 from autograder.scoring.compare import MAX_LINES, compare
 
@@ -44,3 +47,29 @@ def test_are_many_mismatches_cut_to_a_few_lines():
     golden = {f"p{i}": 1.0 for i in range(20)}
     lines = compare({k: 2.0 for k in golden}, golden, **TOL)
     assert len(lines) == MAX_LINES + 1 and lines[-1] == "..."
+
+
+def test_does_the_quick_path_for_right_numbers_judge_every_shape_as_before():
+    """Right numbers are passed at once (no message built per entry): do lists with one wrong entry, a NaN, an
+    int, a BadValue or a nested list amid right ones still get the same lines?"""
+    right = [1.0, -2.0, 3.5]
+    assert compare({"g": list(right)}, {"g": right}, **TOL) == []
+    assert compare({"g": [1, -2, 3.5]}, {"g": right}, **TOL) == []  # ints: the slow path, the same answer
+    assert compare({"g": [1.0, -2.0, 3.6]}, {"g": right}, **TOL) == ["g[2]: got 3.6, expected 3.5"]
+    (nan,) = compare({"g": [1.0, math.nan, 3.5]}, {"g": right}, **TOL)
+    assert nan.startswith("g[1]: got nan")
+    (bad,) = compare({"g": [1.0, BadValue("str", "'x'"), 3.5]}, {"g": right}, **TOL)
+    assert bad.startswith("g[1]: got 'x'")
+    assert compare({"g": [[1.0], [2.0]]}, {"g": [[1.0], [2.0]]}, **TOL) == []
+    assert compare({"g": [[1.0], [2.5]]}, {"g": [[1.0], [2.0]]}, **TOL) != []
+    assert compare({"g": [1.0, -2.0]}, {"g": right}, **TOL)[0].startswith("g: got 2 values, expected 3")
+    assert compare({"g": 1.0}, {"g": right}, **TOL)[0].startswith("g: got 1, expected a list")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(allow_nan=True, allow_infinity=True, width=64),
+                          st.floats(min_value=-1e6, max_value=1e6)), min_size=1, max_size=8))
+def test_does_a_list_pass_exactly_when_every_entry_is_finite_and_close(pairs):
+    got, expected = [g for g, _ in pairs], [e for _, e in pairs]
+    agrees = all(math.isfinite(g) and math.isclose(g, e, **TOL) for g, e in pairs)
+    assert (compare({"g": got}, {"g": expected}, **TOL) == []) == agrees

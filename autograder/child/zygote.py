@@ -1,0 +1,287 @@
+"""The zygote: the child pre-imported once per grading process, forking a fresh sandbox per submission.
+
+    python -I -S autograder/child/zygote.py --control-fd N --seccomp-fd M [--programs DIR]
+
+Runs inside bubblewrap (runner/zygote.py starts it) as uid 0 of the grader's own user
+namespace with a few capabilities there (harmless outside it), never runs a student's code
+itself, and is not dumpable (no ptrace, no /proc/<pid>/mem). Standard library only.
+
+Per submission, on a "start" message on the control socket (a SOCK_SEQPACKET socket; the
+message brings the submission's four fds: job, result, stdout, stderr):
+
+    fork (A) -> unshare(PID, mount, IPC) -> fork (B: pid 1 of a new PID namespace) -> B mounts a fresh
+    /proc, a fresh tmpfs /tmp and /dev/shm, and binds only that submission's folder of the staging
+    folder over /submission, read-only -> fork (C: pid 2) -> C drops every capability (bounding set,
+    ambient, inheritable), switches to uid/gid 65534 without groups, sets the rlimits, no_new_privs and
+    the seccomp filter against new processes, closes all but its five fds, and runs main.py's loop.
+
+B and C each say hello on the control socket before C runs anything of the student's: the
+kernel attaches their pids as the grader sees them (SO_PASSCRED), so the grader can watch C
+(its CPU time, its exit) and end the whole submission by ending B: when a PID namespace's
+pid 1 dies the kernel kills the rest. B ends with C's exit status (128 + N for signal N, as
+bwrap's pid 1 does). A "reap" message kills B (if it is still there), reaps it and answers
+its exit status (and the CPU time the zygote and all it has reaped have used, for benchmarks).
+The control socket is closed in B and C before C runs main.py.
+"""
+import ctypes
+import fcntl
+import gc
+import os
+import resource
+import socket
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import main  # noqa: E402  - the child's own imports, once: adapt, hooks, observe, student
+
+observe = main.observe
+CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = \
+    1, 2, 4, 8, 32, 4096, 16384, 1 << 18
+PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP = 4, 24, 38, 22
+PR_SET_CHILD_SUBREAPER, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 36, 47, 4
+SECCOMP_MODE_FILTER = 2
+NOBODY = 65534
+WORK, SUBMISSION = "/tmp", "/submission"
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus")
+SETUP_FAILED = 90  # B's or C's exit status when the sandbox could not be made (the zygote says why)
+HIGH_FD = 32       # where fds are kept out of the way of C's first five (and of what it dup2s there)
+FIRST_FD = 3       # C's fds: 0 /dev/null, 1 stdout, 2 stderr, 3 job, 4 result
+
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+
+
+def _check(result, what):
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def mount(source, target, kind, flags, data=None):
+    enc = lambda s: None if s is None else s.encode()  # noqa: E731
+    _check(libc.mount(enc(source), enc(target), enc(kind), flags, enc(data)), f"mount {target}")
+
+
+def prctl(option, arg2=0, arg3=None, arg4=0, arg5=0):
+    _check(libc.prctl(option, arg2, arg3, arg4, arg5), f"prctl {option}")
+
+
+class _Fprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
+def drop_privileges(last_cap):
+    """No capability in any set, uid and gid 65534, no groups; no_new_privs."""
+    for cap in range(last_cap + 1):
+        prctl(PR_CAPBSET_DROP, cap)
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    os.setgroups([])
+    os.setresgid(NOBODY, NOBODY, NOBODY)
+    os.setresuid(NOBODY, NOBODY, NOBODY)  # clears the effective and permitted sets
+    header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3: all zero
+    _check(libc.capset(ctypes.byref(header), data), "capset")
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+
+
+def install_seccomp(program):
+    if not program:
+        return
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _Fprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
+
+
+def set_rlimits(rlimits):
+    for which, value in rlimits:
+        try:
+            _soft, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+
+class Zygote:
+    def __init__(self, control, seccomp, programs_dir):
+        self.control, self.seccomp, self.programs_dir = control, seccomp, programs_dir
+        self.inits = {}  # submission id -> B's pid (here)
+        with open("/proc/sys/kernel/cap_last_cap") as f:
+            self.last_cap = int(f.read())
+
+    def send(self, message, sock=None):
+        (sock or self.control).send(observe.dumps(message).encode())
+
+    def serve(self):
+        while True:
+            try:
+                data, fds, _flags, _addr = socket.recv_fds(self.control, 1 << 16, 8)
+            except OSError:
+                return
+            if not data:  # the grader closed its end
+                return
+            request = observe.loads(data)
+            if request.get("op") == "start":
+                self.start(request, fds)
+            elif request.get("op") == "reap":
+                self.reap(request["id"])
+
+    def start(self, request, fds):
+        """A's fork; B's pid here once A has made the namespaces and forked it."""
+        ident = request["id"]
+        read, write = os.pipe()
+        try:
+            a = os.fork()
+        except OSError as err:
+            self.send({"id": ident, "error": f"fork: {err}"})
+            os.close(read), os.close(write)
+            return
+        if a == 0:
+            status = SETUP_FAILED
+            try:
+                os.close(read)
+                _check(libc.unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC), "unshare")
+                mount(None, "/", None, MS_REC | MS_PRIVATE)
+                b = os.fork()
+                if b == 0:
+                    os.close(write)
+                    self.init(request, fds)  # never returns
+                os.write(write, str(b).encode())
+                status = 0
+            except BaseException as err:  # noqa: B036
+                self._say_error(ident, err)
+            finally:
+                os._exit(status)
+        os.close(write)
+        for fd in fds:
+            os.close(fd)
+        os.waitpid(a, 0)
+        pid = os.read(read, 32)
+        os.close(read)
+        if pid:
+            self.inits[ident] = int(pid)
+
+    def _say_error(self, ident, err):
+        try:
+            self.send({"id": ident, "error": f"{type(err).__name__}: {err}"})
+        except BaseException:  # noqa: B036
+            pass
+
+    def init(self, request, fds):
+        """B: pid 1 of the submission's namespace: its mounts, then C; ends with C's status."""
+        ident = request["id"]
+        try:
+            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+            for name in PROC_READ_ONLY:  # as bwrap's --proc leaves them
+                path = "/proc/" + name
+                if os.path.exists(path):
+                    mount(path, path, None, MS_BIND | MS_REC)
+                    mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+            size = f"size={request['tmpfs_bytes']},mode=1777"
+            mount("tmpfs", WORK, "tmpfs", MS_NOSUID | MS_NODEV, size)
+            if os.path.isdir("/dev/shm"):
+                mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,mode=1777")
+            folder = os.path.join(SUBMISSION, request["folder"])
+            mount(folder, SUBMISSION, None, MS_BIND | MS_REC)
+            mount(None, SUBMISSION, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+            self.send({"id": ident, "hello": "init"})
+            c = os.fork()
+        except BaseException as err:  # noqa: B036
+            self._say_error(ident, err)
+            os._exit(SETUP_FAILED)
+        if c == 0:
+            self.child(request, fds)  # never returns
+        self.control.close()
+        for fd in fds:
+            os.close(fd)
+        while True:  # pid 1 reaps whatever ends in the namespace; it ends with C
+            try:
+                pid, status = os.waitpid(-1, 0)
+            except ChildProcessError:
+                os._exit(SETUP_FAILED)
+            if pid == c:
+                code = os.waitstatus_to_exitcode(status)
+                os._exit(code if code >= 0 else 128 - code)
+
+    def child(self, request, fds):
+        """C: the submission's own process, without privileges, running main.py's loop."""
+        ident = request["id"]
+        try:
+            os.setsid()
+            job, result, out, err = (fcntl.fcntl(fd, fcntl.F_DUPFD, HIGH_FD) for fd in fds)
+            null = os.open("/dev/null", os.O_RDWR)
+            for target, fd in enumerate((null, out, err, job, result)):  # 0 1 2, then the job and result fds
+                os.dup2(fd, target)
+            set_rlimits(request["rlimits"])
+            drop_privileges(self.last_cap)
+            os.chdir(WORK)
+            self.send({"id": ident, "hello": "child"})
+            self.control.close()
+            os.closerange(FIRST_FD + 2, 1 << 16)
+            install_seccomp(self.seccomp)
+        except BaseException as err:  # noqa: B036
+            self._say_error(ident, err)
+            os._exit(SETUP_FAILED)
+        sys.argv = [os.path.join(HERE, "main.py")] + request["argv"]
+        sys.modules["__main__"] = main
+        main.main(request["argv"])
+        os._exit(0)
+
+    def reap(self, ident):
+        """Kill B (the kernel then ends its namespace), reap it, answer its exit status."""
+        pid = self.inits.pop(ident, None)
+        if pid is None:
+            self.send({"id": ident, "status": None})
+            return
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+        _, status = os.waitpid(pid, 0)
+        own, reaped = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = own.ru_utime + own.ru_stime + reaped.ru_utime + reaped.ru_stime  # all told, for benchmarks
+        self.send({"id": ident, "status": os.waitstatus_to_exitcode(status), "cpu": cpu})
+
+
+def options(argv):
+    opts = dict(zip(argv[::2], argv[1::2]))
+    return int(opts["--control-fd"]), int(opts["--seccomp-fd"]), opts.get("--programs")
+
+
+def preload(programs_dir):
+    """The case programs, imported once here: every fork finds them in sys.modules."""
+    folder = programs_dir or os.path.join(HERE, "programs")
+    names = sorted(name[:-3] for name in os.listdir(folder) if name.endswith(".py") and name != "__init__.py")
+    main.load_programs(programs_dir, names)
+
+
+def serve(argv):
+    control_fd, seccomp_fd, programs_dir = options(argv)
+    seccomp = b""
+    if seccomp_fd >= 0:
+        with os.fdopen(seccomp_fd, "rb") as f:
+            seccomp = f.read()
+    prctl(PR_SET_DUMPABLE, 0)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    preload(programs_dir)
+    gc.freeze()  # what is imported now is never scanned by a fork's collector: fewer copy-on-write pages
+    control = socket.socket(fileno=fcntl.fcntl(control_fd, fcntl.F_DUPFD_CLOEXEC, HIGH_FD))
+    os.close(control_fd)
+    Zygote(control, seccomp, programs_dir).serve()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1:])

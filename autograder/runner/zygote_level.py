@@ -1,0 +1,150 @@
+"""The bubblewrap level started through a zygote (zygote.py): its launch, its child's handle, its kill.
+
+AUTOGRADER_ZYGOTE=0 turns it off: every child then starts the plain bubblewrap way.
+"""
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import threading
+from multiprocessing.util import Finalize
+
+from autograder.runner.bwrap import PROGRAMS_DIR, SITE_DIR, SUBMISSION, BubblewrapLevel
+from autograder.runner.cleanup import pidfd
+from autograder.runner.level import Launch, Level, open_up, special_files
+from autograder.runner.limits import Limits, rlimit_values
+from autograder.runner.zygote import Zygote, ZygoteFailed
+
+ENV = "AUTOGRADER_ZYGOTE"
+
+
+def wanted() -> bool:
+    return os.environ.get(ENV, "").strip() != "0"
+
+
+def stage(student_root: str, copy: str) -> None:
+    """The submission in the staging folder, readable by uid 65534 (an empty folder when there is none:
+    the child says the files are missing)."""
+    if os.path.isdir(student_root):
+        shutil.copytree(student_root, copy, symlinks=True, ignore=special_files)
+        open_up(copy)
+    else:
+        os.mkdir(copy, 0o755)
+
+
+class Forked:
+    """A submission's process forked by the zygote, as subprocess.Popen shows a bwrap child: pid (the
+    process running main.py), stdout, stderr, returncode, wait(); ended by `end` (its pid 1 killed)."""
+
+    def __init__(self, zygote: Zygote, ident: str, init_pid: int, pid: int, stdout: int, stderr: int):
+        self.zygote, self.ident, self.pid = zygote, ident, pid
+        self.returncode: int | None = None
+        self.stdout, self.stderr = open(stdout, "rb", buffering=0), open(stderr, "rb", buffering=0)
+        self.init_fd = pidfd(init_pid)  # readable once pid 1 has ended: after the process, with its status
+
+    def exited(self, wait: float = 0.0) -> bool:
+        """Has the submission ended (its pid 1 too, so that its exit status is the process's)?"""
+        if self.returncode is not None or self.init_fd is None:
+            return True
+        return bool(select.select([self.init_fd], [], [], wait)[0])
+
+    def end(self) -> None:
+        """Kill its pid 1 (the kernel ends the rest) and reap it; again is harmless."""
+        if self.returncode is None:
+            try:
+                status = self.zygote.reap(self.ident)
+            except (ZygoteFailed, ValueError):
+                self.zygote.stop()  # the namespace ends with the zygote's
+                status = None
+            self.returncode = -9 if status is None else status
+        if self.init_fd is not None:
+            os.close(self.init_fd)
+            self.init_fd = None
+
+    def wait(self) -> int:
+        self.end()
+        return self.returncode
+
+
+class ZygoteLevel(Level):
+    """The bubblewrap level (the same isolation per child, see zygote.py), children forked by a zygote."""
+    name = "bubblewrap"
+
+    def __init__(self, bwrap: BubblewrapLevel):
+        super().__init__(bwrap.why)
+        self.bwrap = bwrap
+        self.zygotes: dict[tuple, Zygote] = {}
+        self.live: dict[int, Forked] = {}
+        self.lock = threading.Lock()
+        self.failed = ""  # why the last zygote could not start or fork
+
+    def _zygote(self, programs_dir: str | None, packages: tuple[str, ...]) -> Zygote | None:
+        # a forked grading process starts its own, and so does each thread: a zygote forks one submission at
+        # a time, so that no two share its network namespace (loopback, abstract sockets) at once
+        key = (os.getpid(), threading.get_ident(), programs_dir, packages)
+        with self.lock:
+            zygote = self.zygotes.get(key)
+            if zygote is not None and not zygote.alive():
+                zygote.stop()
+                zygote = None
+            if zygote is None:
+                try:
+                    zygote = self.zygotes[key] = Zygote(self.bwrap, programs_dir, packages)
+                    # its staging folder removed at exit, a pool's worker's too (bwrap dies with us anyway)
+                    Finalize(zygote, zygote.stop, exitpriority=10)
+                except OSError as err:
+                    self.failed = str(err)
+                    return None
+            return zygote
+
+    def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
+               programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
+        options = dict(limits=limits, cpu=cpu, home=home, student_root=student_root, programs_dir=programs_dir,
+                       job_fd=job_fd, result_fd=result_fd, packages=packages)
+        zygote = self._zygote(programs_dir, packages) if wanted() else None
+        if zygote is None:
+            return self.bwrap.launch(**options)
+        folder = os.path.basename(home)
+        copy = os.path.join(zygote.staging, folder)
+        try:
+            stage(student_root, copy)
+            forked = self._fork(zygote, copy, limits, cpu, programs_dir, job_fd, result_fd)
+        except (ZygoteFailed, ValueError) as err:
+            self.failed = str(err)
+            zygote.stop()
+            shutil.rmtree(copy, ignore_errors=True)
+            return self.bwrap.launch(**options)
+        self.live[forked.pid] = forked
+        return Launch(argv=[], cwd="/", env={}, preexec=lambda: None, student_root=SUBMISSION,
+                      site=SITE_DIR if packages else None, spawn=lambda: forked,
+                      finish=lambda: shutil.rmtree(copy, ignore_errors=True))
+
+    @staticmethod
+    def _fork(zygote: Zygote, copy: str, limits: Limits, cpu: int, programs_dir, job_fd: int,
+              result_fd: int) -> Forked:
+        out_r, out_w = os.pipe()
+        err_r, err_w = os.pipe()
+        argv = ["--job-fd", "3", "--result-fd", "4"] + (["--programs", PROGRAMS_DIR] if programs_dir else [])
+        try:
+            ident, init_pid, pid = zygote.fork(os.path.basename(copy), [job_fd, result_fd, out_w, err_w],
+                                               rlimit_values(limits, cpu, nproc=False), argv)
+        except BaseException:
+            os.close(out_r), os.close(err_r)
+            raise
+        finally:
+            os.close(out_w), os.close(err_w)
+        return Forked(zygote, ident, init_pid, pid, out_r, err_r)
+
+    def kill(self, pid: int) -> None:
+        forked = self.live.pop(pid, None)
+        if forked is None:
+            self.bwrap.kill(pid)
+        else:
+            forked.end()
+
+    def exit_status(self, returncode: int) -> int:
+        return self.bwrap.exit_status(returncode)
+
+    def note(self) -> str | None:
+        return self.bwrap.note()

@@ -1,0 +1,240 @@
+"""Where a batch's CPU goes, process by process: the grading process (the main one: storing rows,
+writing reports and feedback pages, the class files), each worker (preparing, scoring, the goldens,
+the cases) and the sandboxed children (the student's code, the interpreter, bubblewrap).
+
+    .venv/bin/python benchmarks/profile_batch.py [--count N] [--workers N] [--top N] [--pstats DIR]
+
+Builds the class benchmarks/bench_batch.py builds (--count submissions, --seed), warms the goldens
+into a private cache, then grades it as `autograder grade DIR --out OUT --workers N` does
+(batch.run.grade_batch, here in this process so it can be profiled) with a grade_one that wraps
+the default one (worker.grade_hidden) and notes, per submission, the worker's own CPU and its
+reaped children's (os.times: user + sys); the whole tree's CPU (every descendant, once the pool's
+workers are reaped) gives the rest: the workers' start-up and, where a zygote forks the sandboxed
+children, the zygote with them (they are its children, not the worker's). Prints CPU per submission,
+by process kind, and the
+functions that cost the grading process and the workers most (cProfile, own time and cumulative).
+CPU time, not wall clock: the machine may be shared.
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+KIT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(KIT))
+sys.path.insert(0, str(KIT / "benchmarks"))
+sys.path.insert(0, str(KIT / "tests" / "corpus"))
+
+LOG_ENV = "AUTOGRADER_PROFILE_BATCH_DIR"  # where each worker writes its lines and its cProfile stats
+PROFILE_ENV = "AUTOGRADER_PROFILE_BATCH_CPROFILE"  # "1": the workers run under cProfile too
+_PROFILE: list[cProfile.Profile] = []
+
+
+def profiled_grade(path: Path, *, rubric, name: str):
+    """worker.grade_hidden, with the worker's CPU and its children's noted (a top-level function: a
+    spawned worker imports this module by name)."""
+    from autograder.batch.worker import grade_hidden
+
+    folder = Path(os.environ[LOG_ENV])
+    profiling = os.environ.get(PROFILE_ENV) == "1"
+    if not _PROFILE:
+        _PROFILE.append(cProfile.Profile())
+    before = os.times()
+    if profiling:
+        _PROFILE[0].enable()
+    try:
+        return grade_hidden(path, rubric=rubric, name=name)
+    finally:
+        if profiling:
+            _PROFILE[0].disable()
+        after = os.times()
+        line = {"student": name, "pid": os.getpid(),
+                "self": (after.user - before.user) + (after.system - before.system),
+                "children": (after.children_user - before.children_user)
+                + (after.children_system - before.children_system)}
+        with open(folder / f"worker-{os.getpid()}.jsonl", "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
+        if profiling:
+            _PROFILE[0].dump_stats(folder / f"worker-{os.getpid()}.pstats")
+
+
+# the grading process's own stages, timed in its main thread (time.thread_time: user + sys of that thread)
+MAIN_STAGES = (("store a row (gradebook.sqlite)", "autograder.batch.store", "Store", "put"),
+               ("a student's report + feedback page", "autograder.batch.outputs", "OutputFiles", "write_student"),
+               ("the class's files at the end", "autograder.batch.outputs", "OutputFiles", "finish"))
+
+
+def _timed_main_stages() -> dict[str, float]:
+    """Wrap each of MAIN_STAGES (once a process) to add its thread CPU to the returned dict."""
+    import importlib
+
+    if _SPENT:
+        return _SPENT[0]
+
+    spent = {label: 0.0 for label, *_ in MAIN_STAGES}
+    inside: list[str] = []
+    for label, module, cls, name in MAIN_STAGES:
+        owner = getattr(importlib.import_module(module), cls)
+        real = getattr(owner, name)
+
+        def timed(*args, _real=real, _label=label, **kwargs):
+            if inside:  # a stage within a stage (finish writes each student's files again): the outer one's
+                return _real(*args, **kwargs)
+            inside.append(_label)
+            started = time.thread_time()
+            try:
+                return _real(*args, **kwargs)
+            finally:
+                spent[_label] += time.thread_time() - started
+                inside.pop()
+        setattr(owner, name, timed)
+    _SPENT.append(spent)
+    return spent
+
+
+_SPENT: list[dict[str, float]] = []
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def _tree() -> float:
+    """CPU of every reaped descendant: the workers (reaped when the pool shuts down) with all they reaped."""
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profiling: bool = True) -> dict:
+    """bench_batch's class of `count`, its goldens warmed, then split(). profiling False: CPU times alone
+    (cProfile costs pure-Python code several times its own time)."""
+    import bench_batch
+
+    with tempfile.TemporaryDirectory(prefix="profile-batch-") as tmp:
+        tmp = Path(tmp)
+        subs = tmp / "class"
+        subs.mkdir()
+        bench_batch.make_class(subs, count, seed)
+        result = split(subs, tmp / "cache", tmp / "work", workers=workers, logs=keep, profiling=profiling)
+        print_split(result)
+        if profiling:
+            logs = Path(result["logs"])
+            _top("grading process (main)", pstats.Stats(str(logs / "main.pstats")), top)
+            worker_stats = [str(p) for p in sorted(logs.glob("worker-*.pstats"))]
+            if worker_stats:
+                _top("workers (together)", pstats.Stats(*worker_stats), top)
+        return result
+
+
+def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path | None = None,
+          profiling: bool = False) -> dict:
+    """Grade the class in `subs` as `autograder grade` does (its goldens in `cache`: warmed first, untimed),
+    and say where its CPU went, per submission, by process and by the main process's stage."""
+    import bench_batch
+    from autograder.batch.discover import discover
+    from autograder.batch.run import grade_batch
+    from autograder.config import load_rubric
+
+    logs = logs or work / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    for old in logs.glob("worker-*"):
+        old.unlink()
+    os.environ["AUTOGRADER_CACHE"] = str(cache)
+    os.environ.pop("AUTOGRADER_HIDDEN_SEED", None)
+    os.environ[LOG_ENV] = str(logs)
+    os.environ[PROFILE_ENV] = "1" if profiling else "0"
+    rubric = load_rubric(bench_batch.RUBRIC_FILE)
+    warm = work / "warm"
+    shutil.copytree(bench_batch.corpus.SOLUTIONS, warm / "w000" / "micrograd", ignore=shutil.ignore_patterns("__pycache__"))
+    grade_batch(discover([warm], work / "intake-warm").entries, work / "out-warm", rubric=rubric, workers=1,
+                progress=False)
+    for old in logs.glob("worker-*"):
+        old.unlink()
+
+    entries = discover([subs], work / "intake").entries
+    stages = _timed_main_stages()
+    before = dict(stages)
+    profile = cProfile.Profile()
+    cpu0, tree0, wall0, main_thread0 = _cpu(), _tree(), time.perf_counter(), time.thread_time()
+    if profiling:
+        profile.enable()
+    grade_batch(entries, work / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
+    if profiling:
+        profile.disable()
+        profile.dump_stats(logs / "main.pstats")
+    main_cpu, tree, wall = _cpu() - cpu0, _tree() - tree0, time.perf_counter() - wall0
+    main_thread = time.thread_time() - main_thread0
+    spent = {label: stages[label] - before[label] for label in stages}
+    lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
+    n = len(entries)
+    workers_own, reaped = sum(x["self"] for x in lines), sum(x["children"] for x in lines)
+    return {
+        "count": n, "workers": workers, "wall_seconds": wall, "per_second": n / wall, "logs": str(logs),
+        "load_after": os.getloadavg()[0],
+        "ms_per_submission": {
+            "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
+            "workers, own, grading (prepare, run the child, score)": 1000 * workers_own / n,
+            "workers' children reaped per submission (bwrap, interpreter, student code)": 1000 * reaped / n,
+            "the rest of the tree (the workers' start, a zygote and what it forked)":
+                1000 * (tree - workers_own - reaped) / n,
+        },
+        "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
+                            "the rest of its main thread (the pool, results, progress)":
+                                1000 * (main_thread - sum(spent.values())) / n,
+                            "its other threads (matplotlib imported in the background, the pool's)":
+                                1000 * (main_cpu - main_thread) / n},
+    }
+
+
+def print_split(result: dict, indent: str = "") -> None:
+    n, wall = result["count"], result["wall_seconds"]
+    print(f"{indent}{n} submissions, {result['workers']} worker(s), {wall:.1f} s wall = {n / wall:.2f}/s "
+          f"(load {result['load_after']:.2f} after)")
+    print(f"{indent}CPU per submission (user + sys), by process:")
+    for what, ms in result["ms_per_submission"].items():
+        print(f"{indent}  {what:76} {ms:7.1f} ms")
+    print(f"{indent}  {'total':76} {sum(result['ms_per_submission'].values()):7.1f} ms")
+    print(f"{indent}the main process's CPU per submission, by stage (and in all, for the class):")
+    for what, ms in result["main_process_ms"].items():
+        print(f"{indent}  {what:70} {ms:6.1f} ms {ms * n / 1000:6.2f} s")
+    print(f"{indent}  (the class's files are written once: per submission they cost less in a larger class)")
+
+
+def _top(title: str, stats: pstats.Stats, top: int) -> None:
+    print(f"\n{title}: top {top} by own time")
+    stats.sort_stats("tottime").print_stats(top)
+    print(f"{title}: top {top} by cumulative time")
+    stats.sort_stats("cumulative").print_stats(top)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--pstats", type=Path, help="keep the cProfile files here (main.pstats, worker-PID.pstats)")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--no-cprofile", action="store_true",
+                        help="CPU times alone, without cProfile (which slows pure-Python code several times)")
+    args = parser.parse_args(argv)
+    random.seed(args.seed)
+    result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=not args.no_cprofile)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,191 @@
+"""Does a child forked by the zygote keep today's isolation, submission after submission?
+
+Two submissions graded one after the other by the same grading process (so by the same zygote):
+the first leaves a file in /tmp and /dev/shm, tries to leave a process behind, changes modules of
+the child and of the standard library; the second looks for all of it, and into its namespace's
+pid 1 (which forked it from the zygote), and prints what it finds.
+Real bwrap, real namespaces: skipped where the bubblewrap level has no zygote (not root, no setpriv).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+from autograder.runner import Limits, levels, run_cases
+from autograder.runner.zygote_level import ZygoteLevel
+
+KIT = Path(__file__).resolve().parents[2]
+LIMITS = Limits(case_timeout=2.0, import_timeout=5.0)
+
+LEAVE = """
+import os, sys, time, observe
+open('/tmp/left-behind', 'w').write('x')
+open('/dev/shm/left-behind', 'w').write('x') if os.path.isdir('/dev/shm') else None
+os.MARK = 'changed'
+observe.MARK = 'changed'
+sys.modules['json'] = 'changed'
+try:
+    if os.fork() == 0:
+        time.sleep(60)
+        os._exit(0)
+    print('forked')
+except OSError as err:
+    print('fork refused:', err.strerror)
+"""
+
+LOOK = """
+import os, sys, observe
+seen = []
+for path in ('/tmp/left-behind', '/dev/shm/left-behind'):
+    if os.path.exists(path):
+        seen.append(path)
+if hasattr(os, 'MARK') or hasattr(observe, 'MARK') or sys.modules.get('json') == 'changed':
+    seen.append('a changed module')
+try:
+    open('/proc/sys/kernel/hostname', 'w').write('x')
+    seen.append('/proc/sys writable')
+except OSError:
+    pass
+others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]
+seen += ['process ' + open(f'/proc/{p}/cmdline').read().replace(chr(0), ' ') for p in others]
+for secret in ('/proc/1/fd', '/proc/1/mem', '/proc/1/environ'):  # pid 1 holds the zygote's socket: not readable
+    try:
+        os.listdir(secret) if secret.endswith('fd') else open(secret, 'rb').read(1)
+        seen.append(secret)
+    except OSError:
+        pass
+seen.append('uid %d' % os.getuid())
+print('seen:', seen, 'pid', os.getpid(), 'files', sorted(os.listdir('/submission')))
+"""
+
+
+def zygote_level():
+    level = levels.current()
+    if not isinstance(level, ZygoteLevel):
+        pytest.skip(f"no zygote at this level ({level.name}: the grader is not root, or no setpriv)")
+    return level
+
+
+def student(tmp_path: Path, name: str, code: str) -> Path:
+    root = tmp_path / name
+    shutil.copytree(KIT / "solutions" / "micrograd", root / "micrograd")
+    engine = root / "micrograd" / "engine.py"
+    engine.write_text(engine.read_text() + "\n" + code)
+    return root
+
+
+@pytest.fixture(autouse=True)
+def bubblewrap(monkeypatch):
+    monkeypatch.setenv("AUTOGRADER_SANDBOX", "bubblewrap")
+    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
+
+
+def test_a_submission_sees_nothing_the_one_before_it_left(tmp_path):
+    """Does the second submission a zygote forks find no file, process or module change of the first?"""
+    level = zygote_level()
+    first = run_cases(student(tmp_path, "first", LEAVE), [], limits=LIMITS)
+    assert "fork refused: Operation not permitted" in first.imports.output
+    count = sum(z.count for z in level.zygotes.values())
+    second = run_cases(student(tmp_path, "second", LOOK), [], limits=LIMITS)
+    assert sum(z.count for z in level.zygotes.values()) == count + 1, "not forked by the zygote"
+    assert "seen: ['uid 65534'] pid 2 files ['micrograd']" in second.imports.output, second.imports.output
+
+
+def test_a_submission_is_graded_the_same_with_and_without_the_zygote(tmp_path, monkeypatch):
+    """Do the solutions get the same outcomes whether their child was forked or started by bwrap?"""
+    from autograder.config import load_rubric
+    from autograder.grading import select_cases
+
+    zygote_level()
+    cases = select_cases(load_rubric(KIT / "assignment.toml"), include_hidden=True)
+    root = student(tmp_path, "solutions", "")
+    forked = run_cases(root, cases, limits=LIMITS)
+    monkeypatch.setenv("AUTOGRADER_ZYGOTE", "0")
+    started = run_cases(root, cases, limits=LIMITS)
+    assert forked.outcomes == started.outcomes
+    assert forked.imports == started.imports and forked.sandbox == started.sandbox == "bubblewrap"
+
+
+def test_ending_a_submission_ends_every_process_in_it(tmp_path):
+    """Is the submission's process gone once its run ends (its pid 1 killed, the namespace with it)?"""
+    level = zygote_level()
+    run_cases(student(tmp_path, "one", "import os\nprint('pid', os.getpid())\n"), [], limits=LIMITS)
+    for zygote in level.zygotes.values():
+        assert zygote.alive()
+        kids = Path(f"/proc/{zygote.proc.pid}/task/{zygote.proc.pid}/children").read_text().split()
+        tree = list(kids)
+        while kids:  # bwrap -> (its pid 1) -> the zygote: nothing below the zygote once a run has ended
+            pid = kids.pop()
+            below = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+            tree += below
+            kids += below
+        assert len(tree) <= 2, tree
+    assert not level.live
+
+
+
+def test_a_zygote_that_died_is_started_again(tmp_path):
+    """Is a submission after the zygote's death forked by a new one (and graded)?"""
+    level = zygote_level()
+    run_cases(student(tmp_path, "one", ""), [], limits=LIMITS)
+    used = [key for key in level.zygotes if key[2] is None]  # the kit's own case programs (not a test's)
+    for key in used:
+        os.killpg(level.zygotes[key].proc.pid, signal.SIGKILL)
+        level.zygotes[key].proc.wait()
+    dead = {key: level.zygotes[key] for key in used}
+    again = run_cases(student(tmp_path, "two", "print('graded')\n"), [], limits=LIMITS)
+    assert again.imports.output == "graded\n" and again.sandbox == "bubblewrap"
+    assert used and all(level.zygotes[key] is not dead[key] and level.zygotes[key].alive() for key in used)
+
+
+def test_where_the_zygote_cant_start_each_child_gets_its_own_bwrap(tmp_path, monkeypatch):
+    """Does a zygote that can't start leave the level working the old way, saying why?"""
+    from autograder.runner import zygote_level as module
+
+    level = zygote_level()
+
+    def refuse(*args, **kwargs):
+        raise OSError("no zygote here")
+
+    monkeypatch.setattr(module, "Zygote", refuse)
+    monkeypatch.setattr(level, "zygotes", {})
+    run = run_cases(student(tmp_path, "one", "print('graded')\n"), [], limits=LIMITS)
+    assert run.imports.output == "graded\n" and run.sandbox == "bubblewrap"
+    assert level.failed == "no zygote here" and not level.live
+
+
+LISTEN = """
+import socket, time
+_s = socket.socket(socket.AF_UNIX)
+_s.bind('\\0backprop-zygote-meet')
+_s.listen()
+time.sleep(1.5)
+print('listened')
+"""
+
+CONNECT = """
+import socket, time
+time.sleep(0.5)
+try:
+    socket.socket(socket.AF_UNIX).connect('\\0backprop-zygote-meet')
+    print('met')
+except OSError:
+    print('alone')
+"""
+
+
+def test_two_submissions_graded_at_once_by_two_threads_dont_meet(tmp_path):
+    """Do two threads grading at once fork from zygotes of their own (no shared network namespace: an
+    abstract socket one binds is out of the other's reach)?"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    level = zygote_level()
+    roots = [student(tmp_path, "listen", LISTEN), student(tmp_path, "connect", CONNECT)]
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda root: run_cases(root, [], limits=LIMITS), roots))
+    assert [run.imports.output for run in runs] == ["listened\n", "alone\n"]
+    assert len({key[1] for key in level.zygotes}) >= 2
