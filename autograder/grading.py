@@ -6,6 +6,7 @@ for a kit bug (KitError) or a rubric that can't be used (ConfigError).
 """
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 from dataclasses import replace
@@ -22,6 +23,7 @@ from autograder.scoring import crashed_report, score_run
 from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS, TASK_MODULE
 from autograder.variants.forensics import sample_cases, samples_from
+from autograder.variants.model import BASE
 
 
 def select_cases(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None = None) -> list[Case]:
@@ -65,11 +67,30 @@ def _build(rubric: Rubric, *, include_hidden: bool, tasks: list[str] | None) -> 
 
 
 def golden_groups(cases: list[Case], rubric: Rubric) -> list[list[Case]]:
-    """The sets of cases whose goldens are kept together: a variant's extra operation's apart from the rest,
-    which the class shares (one file per activation, computed once); the base assignment's, one set."""
-    own = set(rubric.variant.tasks)
-    groups = [[c for c in cases if c.task not in own], [c for c in cases if c.task in own]] if own else [cases]
+    """The sets of cases whose goldens are kept together: those the class shares (the base assignment's on the
+    variant's activation: one file per activation, computed once), apart from the variant's own (its extra
+    operation's, its worked examples', its own seed's random cases); the base assignment's, one set."""
+    if rubric.variant.is_base:
+        return [cases]
+    shared = _shared(rubric)
+    groups = [[c for c in cases if _key(c) in shared], [c for c in cases if _key(c) not in shared]]
     return [g for g in groups if g]
+
+
+def _key(case: Case) -> str:
+    return json.dumps([case.id, case.program, case.params], sort_keys=True)
+
+
+def _shared(rubric: Rubric) -> frozenset[str]:
+    """The cases of the base assignment on the rubric's activation and hidden seed, as keys."""
+    key = (rubric.activation, rubric.hidden_seed)
+    if key not in _SHARED:
+        base = select_cases(replace(rubric, variant=BASE), include_hidden=rubric.hidden_seed is not None)
+        _SHARED[key] = frozenset(map(_key, base))
+    return _SHARED[key]
+
+
+_SHARED: dict[tuple, frozenset[str]] = {}
 
 
 def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict[str, dict]:

@@ -37,7 +37,8 @@ class Op:
     bound: float = math.inf  # random inputs have |a| <= bound (exp: 3, so that nothing overflows)
     kinks: tuple[float, ...] = ()  # inputs where the derivative is a convention (relu at 0: 0)
     activation: bool = False  # a neuron may use it: assignment.toml's `activation`
-    label: str = ""        # a node's _op, where micrograd names it otherwise than the task ("ReLU")
+    label: str = ""        # a node's _op, where micrograd names it otherwise than the task ("ReLU"; "**{c}": with
+    #                        the variant's constant, as a student's engine.py writes it)
     method: str = ""       # binary: the Value's method for `a op 3` ("__add__"), and for `3 op a` ("__radd__")
     reflected: str = ""
     # a variant's op (POOL): the name of its constant in the student's stub ("c"), written into that
@@ -46,6 +47,15 @@ class Op:
     constant: str = ""
     between: tuple[float, float] = (0.0, 0.0)
     inputs: tuple[float, float] = (-2.5, 2.5)
+
+    def arguments(self, args: list[float], spec: dict) -> tuple[float, ...]:
+        """What forward and derivative take for a node on `args` (its operands' data) made as `spec` says:
+        (a, b), b the number spec["const"] where one is; (a, k); (a, c), c a variant's spec["constant"]; (a,)."""
+        if self.form == "binary":
+            return args[0], spec["const"] if "const" in spec else args[-1]
+        if self.form == "power":
+            return args[0], spec["k"]
+        return (args[0], spec["constant"]) if self.constant else (args[0],)
 
     def fits(self, v: float, k: float | None = None) -> bool:
         """Is v an input random cases may give this op (with exponent k for a power)?"""
@@ -118,6 +128,11 @@ POOL: tuple[Task, ...] = (
     Task("leaky_relu", "the _backward of leaky relu with slope s", 5, "engine", "variant",
          Op("leaky_relu", "method", lambda a, c: a if a > 0 else c * a, lambda a, c: (1.0 if a > 0 else c,),
             kinks=(0.0,), constant="slope", between=(0.05, 0.45))),
+    # the lecture's power rule with an exponent of the student's own, never the lecture's 2 (nor 0 or 1, where
+    # the derivative is trivial): not an integer but by chance, so the base stays positive
+    Task("power", "the _backward of a ** k with your exponent k", 5, "engine", "variant",
+         Op("**", "method", lambda a, c: a ** c, lambda a, c: (c * a ** (c - 1),),
+            label="**{c}", constant="k", between=(2.5, 4.5), inputs=(0.3, 3.0))),
 )
 
 # -- views of the table, for the places that need only one column ----------------------------
@@ -130,5 +145,6 @@ OPS: Mapping[str, Op] = MappingProxyType({t.id: t.op for t in TABLE if t.op is n
 ACTIVATIONS: tuple[str, ...] = tuple(name for name, op in OPS.items() if op.activation)
 # the pool's rows, and every row's title and file (a variant's report names its extra task)
 VARIANT_OPS: Mapping[str, Op] = MappingProxyType({t.id: t.op for t in POOL if t.op is not None})
+EVERY_OP: Mapping[str, Op] = MappingProxyType({**OPS, **VARIANT_OPS})
 TITLE: Mapping[str, str] = MappingProxyType({t.id: t.title for t in TABLE + POOL})
 MODULE: Mapping[str, str] = MappingProxyType({t.id: t.module for t in TABLE + POOL})

@@ -31,6 +31,7 @@ from autograder.batch.discover import discover  # noqa: E402
 from autograder.batch.run import grade_batch  # noqa: E402
 from autograder.config import from_mapping  # noqa: E402
 from autograder.grading import grade_path  # noqa: E402
+from autograder.tasks import VARIANT_OPS  # noqa: E402
 
 GOAL = 0.30
 
@@ -59,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
     base = from_mapping({"hidden_seed": 424242})
-    course = from_mapping({"hidden_seed": 424242, "variants": {"points": 6}})
+    # every dimension but the random cases' seed (whose goldens are the warm-up's, not forensics'), the whole pool
+    course = from_mapping({"hidden_seed": 424242, "variants": {"points": 6, "vary": ["op", "activation", "worked"],
+                                                                "pool": list(VARIANT_OPS)}})
     with tempfile.TemporaryDirectory(prefix="bench-forensics-") as tmp:
         tmp = Path(tmp)
         os.environ.setdefault("AUTOGRADER_CACHE", str(tmp / "cache"))

@@ -210,6 +210,9 @@ class Value:
         x = self.data
         return self._node(x if x > 0 else slope * x, (self,), "leaky_relu", _bw_leaky_relu, slope)
 
+    def power(self, k):
+        return self ** k  # the power rule's node, with the variant's exponent
+
     # -- fused nodes (used by nn and train to keep graphs small) --------------
     @staticmethod
     def sum(values):

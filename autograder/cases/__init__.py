@@ -18,6 +18,7 @@ from autograder.cases import hand, hand_backward, hand_nn, variant_op
 from autograder.cases.model import Case, Visibility
 from autograder.cases.random_cases import backward_cases, op_cases
 from autograder.cases.random_nn import nn_cases
+from autograder.cases.worked import Worked, worked_numbers
 from autograder.tasks import ACTIVATIONS, POOL, TASK, TASK_IDS
 from autograder.variants.model import BASE, Variant
 
@@ -26,18 +27,27 @@ __all__ = ["ACTIVATIONS", "Case", "HAND", "PUBLIC_SEED", "build_cases"]
 PUBLIC_SEED = 20240607
 
 
-def _fixed(build: Callable[[], list[Case]]) -> Callable[[str], list[Case]]:
-    """The hand cases of a task that do not depend on the configured activation."""
-    return lambda activation: build()
+Hand = Callable[[str, Worked], list[Case]]
 
 
-# Every task's hand-derived cases, given the configured activation: one entry per row of the
-# task table (tests/cases/test_library.py fails on a task without one).
-HAND: Mapping[str, Callable[[str], list[Case]]] = {
-    "add": _fixed(hand.add_cases), "mul": _fixed(hand.mul_cases), "pow": _fixed(hand.pow_cases),
+def _fixed(build: Callable[[], list[Case]]) -> Hand:
+    """The hand cases of a task that depend neither on the configured activation nor on the worked examples."""
+    return lambda activation, worked: build()
+
+
+def _worked(build: Callable[[Worked], list[Case]]) -> Hand:
+    """The hand cases of a task that redo a worked example of the lecture, on the variant's numbers."""
+    return lambda activation, worked: build(worked)
+
+
+# Every task's hand-derived cases, given the configured activation and the worked examples' numbers
+# (cases/worked.py): one entry per row of the task table (tests/cases/test_library.py fails on a task without one).
+HAND: Mapping[str, Hand] = {
+    "add": _worked(hand.add_cases), "mul": _worked(hand.mul_cases), "pow": _fixed(hand.pow_cases),
     "tanh": _fixed(hand.tanh_cases), "exp": _fixed(hand.exp_cases), "relu": _fixed(hand.relu_cases),
     "backward": _fixed(hand_backward.backward_cases),
-    "neuron": hand_nn.neuron_cases, "layer": _fixed(hand_nn.layer_cases), "mlp": hand_nn.mlp_cases,
+    "neuron": hand_nn.neuron_cases, "layer": _fixed(hand_nn.layer_cases),
+    "mlp": lambda activation, worked: hand_nn.mlp_cases(activation),
     "parameters": _fixed(hand_nn.parameters_cases), "zero_grad": _fixed(hand_nn.zero_grad_cases),
     "mse_loss": _fixed(hand_nn.mse_loss_cases), "train": _fixed(hand_nn.train_cases),
 }
@@ -49,7 +59,7 @@ FAMILY = {**{t.id: t.family for t in POOL}, **{t: TASK[t].family for t in TASK_I
 def _hand(task: str, activation: str, variant: Variant) -> list[Case]:
     if FAMILY[task] == "variant":
         return variant_op.hand_cases(task, variant.constant)
-    return HAND[task](activation)
+    return HAND[task](activation, worked_numbers(variant.worked))
 
 
 def _random(task: str, seed: int, visibility: Visibility, activation: str, variant: Variant) -> list[Case]:

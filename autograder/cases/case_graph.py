@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from autograder.cases.common import SYMBOL, fmt
+from autograder.cases.common import fmt
 from autograder.cases.model import Case
 from autograder.cases.origin import with_origin
 from autograder.cases.random_graphs import forward
 from autograder.report.model import CaseGraph, GraphNode
-from autograder.tasks import OPS
+from autograder.tasks import EVERY_OP
 
 GRAPH_PROGRAMS = ("ops.local", "ops.graph", "ops.through_backward", "backward.graph")
 MAX_NODES = 60  # a bigger graph is not a picture anyone reads
@@ -98,8 +98,8 @@ def _graph(p: dict, task: str) -> list[GraphNode] | None:
             node = GraphNode(f"n{k}", value, terms.replace("+ -", "- "), kids, note="mix")
         else:
             op = p.get("op", task)
-            value = forward(op, args, spec)
-            node = GraphNode(f"n{k}", value, _label(op, spec), kids)
+            value = forward(op, args, {**p, **spec})  # a variant's constant is the case's, p["constant"]
+            node = GraphNode(f"n{k}", value, _label(op, {**p, **spec}), kids)
         names.append(node.name)
         data.append(node.data)
         nodes.append(node)
@@ -107,11 +107,15 @@ def _graph(p: dict, task: str) -> list[GraphNode] | None:
 
 
 def _label(op: str, spec: dict) -> str:
-    if OPS[op].form == "power":
-        return f"{SYMBOL[op]}{fmt(spec['k'])}"
+    """The node's operation as the picture writes it: "**2", "* 3", "tanh"; a variant's "sigmoid", "**3.2715"."""
+    o = EVERY_OP[op]
+    if o.form == "power":
+        return f"{o.symbol}{fmt(spec['k'])}"
     if "const" in spec and "args" in spec:  # a graph's node with a number: "* 3" (the 3 a leaf of its own)
-        return f"{SYMBOL[op]} {fmt(spec['const'])}"
-    return SYMBOL[op]
+        return f"{o.symbol} {fmt(spec['const'])}"
+    if o.constant:
+        return o.label.format(c=fmt(spec["constant"])) if o.label else op
+    return o.symbol
 
 
 def _observed_grads(case: Case, p: dict, nodes: list[GraphNode]) -> dict:

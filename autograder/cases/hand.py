@@ -11,6 +11,7 @@ import math
 
 from autograder.cases.common import case, describe_local, fmt
 from autograder.cases.model import Case
+from autograder.cases.worked import LECTURE, Worked
 
 
 ACCUMULATE = ("The input already held a grad (from another use of it in a bigger graph): the closure must add "
@@ -43,11 +44,13 @@ def _local(task: str, name: str, derivation: str, **p) -> Case:
                 hint=HINTS.get(f"{task}/{name}", HINTS.get(name, "")))
 
 
-def add_cases() -> list[Case]:
+def add_cases(worked: Worked = LECTURE) -> list[Case]:
+    e, c, f = worked.a * worked.b, worked.c, worked.f
     return [
-        _local("add", "L-graph", "In Karpathy's graph L = d * f, d = e + c with e = -6, c = 10, and dL/dd = f = -2 "
-               "arrives as out.grad. d(e + c)/de = d(e + c)/dc = 1, so dL/de = -2 * 1 = -2 and dL/dc = -2 * 1 = -2.",
-               a=-6.0, b=10.0, upstream=-2.0),
+        _local("add", "L-graph", f"In Karpathy's graph L = d * f, d = e + c with e = {fmt(e)}, c = {fmt(c)}, and "
+               f"dL/dd = f = {fmt(f)} arrives as out.grad. d(e + c)/de = d(e + c)/dc = 1, so dL/de = {fmt(f)} * 1 = "
+               f"{fmt(f)} and dL/dc = {fmt(f)} * 1 = {fmt(f)}.",
+               a=e, b=c, upstream=f),
         _local("add", "a-plus-a", "out = a + a uses a twice. Each use gets out.grad * 1 = 1.5, so a.grad = 1.5 + 1.5 = 3: "
                "the closure must add (+=) both shares, not overwrite the first with the second.",
                a=3.0, same=True, upstream=1.5),
@@ -61,11 +64,13 @@ def add_cases() -> list[Case]:
     ]
 
 
-def mul_cases() -> list[Case]:
+def mul_cases(worked: Worked = LECTURE) -> list[Case]:
+    a, b, f = worked.a, worked.b, worked.f
     return [
-        _local("mul", "L-graph", "In Karpathy's graph, e = a * b with a = 2, b = -3, and dL/de = -2 arrives as out.grad. "
-               "de/da = b and de/db = a, so dL/da = -2 * b = -2 * -3 = 6 and dL/db = -2 * a = -2 * 2 = -4.",
-               a=2.0, b=-3.0, upstream=-2.0),
+        _local("mul", "L-graph", f"In Karpathy's graph, e = a * b with a = {fmt(a)}, b = {fmt(b)}, and dL/de = {fmt(f)} "
+               f"arrives as out.grad. de/da = b and de/db = a, so dL/da = {fmt(f)} * b = {fmt(f)} * {fmt(b)} = "
+               f"{fmt(f * b)} and dL/db = {fmt(f)} * a = {fmt(f)} * {fmt(a)} = {fmt(f * a)}.",
+               a=a, b=b, upstream=f),
         _local("mul", "x-times-x", "out = a * a = a**2, whose derivative is 2a. Each use of a gets out.grad times the "
                "other factor: 2 * -1.5 = -3, twice, so a.grad = -6 (= 2 * a * out.grad).",
                a=-1.5, same=True, upstream=2.0),

@@ -7,25 +7,27 @@ from __future__ import annotations
 
 from autograder.cases.common import case, fmt
 from autograder.cases.model import Case
+from autograder.cases.worked import LECTURE, Worked
 from autograder.tasks import OPS
-
-L_BIAS = 6.8813735870195432  # Karpathy's neuron: with x = (2, 0), w = (-3, 1), w . x + b = 0.8814
 
 
 def _act(activation: str, z: float) -> float:
     return OPS[activation].forward(z)
 
 
-def neuron_cases(activation: str) -> list[Case]:
-    z, zneg = -6.0 + L_BIAS, -1.25
-    p = {"nin": 2, "w": [-3.0, 1.0], "b": L_BIAS, "x": [2.0, 0.0], "nonlin": True, "activation": activation}
+def neuron_cases(activation: str, worked: Worked = LECTURE) -> list[Case]:
+    """Karpathy's neuron (its numbers the lecture's, or the student's own: cases/worked.py), and three more."""
+    (x0, x1), (w0, w1), bias = worked.x, worked.w, worked.bias
+    z, zneg = x0 * w0 + x1 * w1 + bias, -1.25
+    p = {"nin": 2, "w": [w0, w1], "b": bias, "x": [x0, x1], "nonlin": True, "activation": activation}
     neg = {"nin": 2, "w": [1.0, 1.0], "b": -0.5, "x": [-1.0, 0.25], "nonlin": True, "activation": activation}
     lin = {"nin": 3, "w": [0.5, -1.0, 2.0], "b": -5.25, "x": [1.0, 2.0, 3.0], "nonlin": False, "activation": activation}
-    L = (f"w . x + b = 2 * -3 + 0 * 1 + {L_BIAS} = {fmt(z)}; "
+    L = (f"w . x + b = {fmt(x0)} * {fmt(w0)} + {fmt(x1)} * {fmt(w1)} + {bias} = {fmt(z)}; "
          f"{activation}({fmt(z)}) = {fmt(_act(activation, z))}.")
     return [
         case("neuron", "hand-L-neuron", "nn.neuron", {**p, "x_values": False},
-             title=f"Karpathy's neuron: {activation}(w . x + b) with w = (-3, 1), b = {L_BIAS}, x = (2, 0)",
+             title=f"Karpathy's neuron: {activation}(w . x + b) with w = ({fmt(w0)}, {fmt(w1)}), b = {bias}, "
+                   f"x = ({fmt(x0)}, {fmt(x1)})",
              derivation=L),
         case("neuron", "hand-linear", "nn.neuron", {**lin, "x_values": False},
              title="a linear neuron (nonlin=False): w . x + b, no activation",

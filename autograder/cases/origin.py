@@ -27,7 +27,7 @@ from typing import Callable
 from autograder.cases.common import fmt
 from autograder.cases.model import Case
 from autograder.report.model import CaseGraph, GraphNode
-from autograder.tasks import OPS
+from autograder.tasks import EVERY_OP
 
 Close = Callable[[float, float], bool]
 
@@ -174,7 +174,7 @@ def _steps(case: Case, graph: CaseGraph) -> dict[str, dict[str, float]]:
         if "coefs" in spec:
             pairs = zip(args, spec["coefs"])
         else:
-            pairs = zip(args, _derivative(p.get("op", case.task), [data[a] for a in args], spec))
+            pairs = zip(args, _derivative(p.get("op", case.task), [data[a] for a in args], {**p, **spec}))
         local: dict[str, float] = {}
         for child, d in pairs:
             local[child] = local.get(child, 0.0) + d
@@ -183,12 +183,9 @@ def _steps(case: Case, graph: CaseGraph) -> dict[str, dict[str, float]]:
 
 
 def _derivative(op: str, args: list[float], spec: dict) -> tuple[float, ...]:
-    o = OPS[op]
-    if o.form == "binary":
-        return o.derivative(args[0], spec["const"] if "const" in spec else args[-1])[:1 if "const" in spec else 2]
-    if o.form == "power":
-        return o.derivative(args[0], spec["k"])
-    return o.derivative(args[0])
+    """d node / d each Value operand (a number operand, spec["const"], has none)."""
+    o = EVERY_OP[op]
+    return o.derivative(*o.arguments(args, spec))[:1 if "const" in spec else 2]
 
 
 def _below(name: str, steps: dict[str, dict[str, float]]) -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from autograder.cases.common import away, r3
-from autograder.tasks import OPS
+from autograder.tasks import EVERY_OP, OPS
 
 POW_EXPONENTS = (2, 3, -1, -2, 0.5, 1.5, -0.5)
 LIMIT = 50.0
@@ -25,12 +25,8 @@ def fits(op: str, v: float, k=None) -> bool:
 
 def forward(op: str, args: list[float], spec: dict) -> float:
     """The value of an op node whose arguments are worth args."""
-    o = OPS[op]
-    if o.form == "binary":
-        return o.forward(args[0], spec["const"] if "const" in spec else args[-1])
-    if o.form == "power":
-        return o.forward(args[0], spec["k"])
-    return o.forward(args[0])
+    o = EVERY_OP[op]
+    return o.forward(*o.arguments(args, spec))
 
 
 def _pick(rng: random.Random, n: int) -> int:

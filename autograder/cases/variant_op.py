@@ -36,16 +36,22 @@ def _local(task: str, name: str, c: float, vis: Visibility, derivation: str = ""
 
 
 def hand_cases(task: str, c: float) -> list[Case]:
-    """Two cases a student can redo on paper: one input, then the same with a grad already there."""
+    """Two cases a student can redo on paper: one input, then one with a grad already there (for an operation
+    with a kink, on the kink's other side: each side's derivative is checked on its own)."""
     op = VARIANT_OPS[task]
     a = 2.0 if op.inputs[0] > 0 else (-1.5 if op.kinks else 0.5)
-    out, (d,) = op.forward(a, c), op.derivative(a, c)
-    why = (f"a.{task}() with {op.constant} = {fmt(c)} at a = {fmt(a)} is {out:.6g}; its derivative there is "
-           f"{d:.6g}, so a.grad = {d:.6g} * out.grad")
+    held = 2.0 if op.kinks else a
+
+    def why(x: float) -> str:
+        out, (d,) = op.forward(x, c), op.derivative(x, c)
+        return (f"a.{task}() with {op.constant} = {fmt(c)} at a = {fmt(x)} is {out:.6g}; its derivative there is "
+                f"{d:.6g}, so a.grad = {d:.6g} * out.grad")
+    d, d_held = op.derivative(a, c)[0], op.derivative(held, c)[0]
     return [
-        _local(task, "hand-local", c, "public", f"{why} = {d * 2.0:.6g}.", a=a, upstream=2.0),
+        _local(task, "hand-local", c, "public", f"{why(a)} = {d * 2.0:.6g}.", a=a, upstream=2.0),
         _local(task, "hand-accumulate", c, "public",
-               f"{why}, added to the 0.5 already there: {0.5 + d * -1.5:.6g}.", a=a, upstream=-1.5, preset=[0.5]),
+               f"{why(held)}, added to the 0.5 already there: {0.5 + d_held * -1.5:.6g}.", a=held, upstream=-1.5,
+               preset=[0.5]),
     ]
 
 

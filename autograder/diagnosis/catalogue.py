@@ -21,6 +21,13 @@ FORMULA = MappingProxyType({
     "tanh": "1 - t**2 with t the output, out.data",
     "exp": "exp(a), which is the output itself, out.data",
     "relu": "1 where the output is > 0, else 0",
+    # a variant's extra operation, with the student's own constant ({c})
+    "sigmoid": "c * s * (1 - s) with s the output, out.data, and c = {c}",
+    "softplus": "sigmoid(beta * a) = 1 / (1 + exp(-beta * a)) with beta = {c}",
+    "log": "1 / (a * ln(base)) with base = {c}",
+    "sin": "w * cos(w * a) with w = {c}",
+    "leaky_relu": "1 where the input is > 0, else the slope, {c}",
+    "power": "k * a**(k - 1) with k = {c}",
 })
 
 # id -> the sentence a student reads: what went wrong, and the fix. {op}: the operation's name.
@@ -190,9 +197,10 @@ _PRECEDENCE = {
 }
 
 
-def message(task: str, mistake: str) -> str:
-    """The sentence for `mistake` in `task`."""
+def message(task: str, mistake: str, constant: float | None = None) -> str:
+    """The sentence for `mistake` in `task` (a variant's extra operation: with its constant in the formula)."""
     text = _PER_TASK.get((task, mistake)) or MESSAGES[mistake]
     op = OPS.get(task)
-    return text.format(op=op.symbol if op else task, formula=FORMULA.get(task, ""),
+    formula = FORMULA.get(task, "").format(c=f"{constant:g}" if constant is not None else "")
+    return text.format(op=op.symbol if op else task, formula=formula,
                        precedence=_PRECEDENCE.get(task, ""), reflected=op.reflected if op else "")

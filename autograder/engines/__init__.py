@@ -41,14 +41,17 @@ def torch_api() -> SimpleNamespace:
                            **{n: getattr(torch_adapter, n) for n in API_NAMES})
 
 
-def with_constant(api: SimpleNamespace, op: str, constant: float) -> SimpleNamespace:
+def with_constant(api: SimpleNamespace, op: str, constant: float, *, cache: bool = True) -> SimpleNamespace:
     """The API whose Value's `op` method takes no argument: a variant's constant bound, as a student's
-    engine.py has it written in (the reference and torch take it as the method's argument)."""
+    engine.py has it written in (the reference and torch take it as the method's argument). cache=False
+    for an engine built afresh for one case (a mistake's model), which a cache would only keep alive."""
     key = (api.Value, op, constant)
     bound = _BOUND.get(key)
     if bound is None:
         method = getattr(api.Value, op)
-        bound = _BOUND[key] = type("Value", (api.Value,), {"__slots__": (), op: lambda self: method(self, constant)})
+        bound = type("Value", (api.Value,), {"__slots__": (), op: lambda self: method(self, constant)})
+        if cache:
+            _BOUND[key] = bound
     return SimpleNamespace(**{**vars(api), "Value": bound})
 
 

@@ -121,6 +121,9 @@ class Value:
     def leaky_relu(self, slope):
         return self._node(lambda t: torch.nn.functional.leaky_relu(t, slope), (self,), "leaky_relu")
 
+    def power(self, k):
+        return self ** k
+
     # -- backpropagation --------------------------------------------------------
     @property
     def _backward(self):

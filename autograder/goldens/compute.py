@@ -53,13 +53,13 @@ def compute_goldens(cases: list[Case], *, torch_check: bool = True) -> dict[str,
     return goldens
 
 
-def _bound(api, case: Case):
+def _bound(api, case: Case, *, cache: bool = True):
     """The engine a case runs on: a variant's case (its params hold the operation's "constant") on the
     engine with that constant bound, as the student's engine.py has it written in."""
     if "constant" not in case.params:
         return api
     from autograder.engines import with_constant
-    return with_constant(api, case.params["op"], case.params["constant"])
+    return with_constant(api, case.params["op"], case.params["constant"], cache=cache)
 
 
 def _predictions(case: Case, models) -> dict[str, dict]:
@@ -71,7 +71,7 @@ def _predictions(case: Case, models) -> dict[str, dict]:
     out = {}
     for model in models:
         try:
-            out[model.key] = _plain(run(model.api(), case.params), case.id, keep=DIAGNOSTIC)
+            out[model.key] = _plain(run(_bound(model.api(), case, cache=False), case.params), case.id, keep=DIAGNOSTIC)
         except Exception as exc:  # a mistaken engine may well raise: that too is a prediction, of its kind
             out[model.key] = {RAISES: 1.0, f"{RAISES}.{type(exc).__name__}": 1.0, f"{RAISES}.at.{_where(exc)}": 1.0}
     return out

@@ -38,4 +38,5 @@ def draw(config: VariantsConfig, student: str, secret: str) -> Variant:
         constant = round(lo + (hi - lo) * (number(1) % (STEPS + 1)) / STEPS, 6)
     activation = config.activations[number(2) % len(config.activations)] if "activation" in config.vary else ""
     seed = number(3) if "seed" in config.vary else None
-    return Variant(student=student.strip(), op=op, constant=constant, activation=activation, seed=seed)
+    worked = number(4) if "worked" in config.vary else None
+    return Variant(student=student.strip(), op=op, constant=constant, activation=activation, seed=seed, worked=worked)

@@ -21,10 +21,11 @@ class Variant:
     constant: float = 0.0          # its constant (sigmoid(c * a): c), written into the student's engine.py
     activation: str = ""           # the hidden layers' activation ("" the rubric's)
     seed: int | None = None        # the public random cases' seed (None: the kit's PUBLIC_SEED)
+    worked: int | None = None      # the worked examples' numbers' draw (None: the lecture's; cases/worked.py)
 
     @property
     def is_base(self) -> bool:
-        return not (self.op or self.activation or self.seed is not None)
+        return not (self.op or self.activation or self.seed is not None or self.worked is not None)
 
     @property
     def tasks(self) -> tuple[str, ...]:
@@ -40,26 +41,30 @@ class Variant:
 
     @property
     def label(self) -> str:
-        """One line naming what is varied: "sigmoid (c = 2.3407), relu hidden layers, cases seed 81234"."""
+        """One line naming what is varied: "sigmoid (c = 2.3407), relu hidden layers, cases seed 81234, worked
+        examples 5521"."""
         parts = [self.op_label] if self.op else []
         if self.activation:
             parts.append(f"{self.activation} hidden layers")
         if self.seed is not None:
             parts.append(f"cases seed {self.seed}")
+        if self.worked is not None:
+            parts.append(f"worked examples {self.worked}")
         return ", ".join(parts) or "the base assignment"
 
     def to_json(self) -> dict:
         return {"student": self.student, "op": self.op, "constant": self.constant,
-                "activation": self.activation, "seed": self.seed}
+                "activation": self.activation, "seed": self.seed, "worked": self.worked}
 
     @classmethod
     def from_json(cls, data: dict) -> "Variant":
         op = str(data.get("op") or "")
         if op and op not in VARIANT_OPS:
             raise ValueError(f"unknown variant operation {op!r}")
-        seed = data.get("seed")
+        seed, worked = data.get("seed"), data.get("worked")
         return cls(student=str(data.get("student") or ""), op=op, constant=float(data.get("constant") or 0.0),
-                   activation=str(data.get("activation") or ""), seed=None if seed is None else int(seed))
+                   activation=str(data.get("activation") or ""), seed=None if seed is None else int(seed),
+                   worked=None if worked is None else int(worked))
 
 
 BASE = Variant()

@@ -13,6 +13,9 @@ def readme_lines(variant: Variant) -> str:
         lines += ["", f"Besides the tasks above, `micrograd/engine.py` has one more: `{variant.op}` "
                       f"({TITLE[variant.op]}), its constant written in the method. "
                       f"`autograder check --task {variant.op}` checks it alone."]
+    if variant.worked is not None:
+        lines += ["", "The lecture's worked examples (Karpathy's graph L = (a*b + c) * f and his neuron) come with "
+                      "numbers of your own in your checks: each case's derivation redoes the lecture's steps on them."]
     if variant.activation:
         lines += ["", f"Your MLP's hidden layers use `{variant.activation}`: the checks build them with "
                       f"`activation='{variant.activation}'`."]

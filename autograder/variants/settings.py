@@ -2,8 +2,10 @@
 
     [variants]
     vary = ["op", "activation"]           # which dimensions vary (default); "seed" too: each student's own
-                                          # public random cases (their goldens cost ~10 s of CPU per student, once)
-    pool = ["sigmoid", "softplus", "log", "sin", "leaky_relu"]   # the extra operations drawn from
+                                          # public random cases (their goldens cost ~10 s of CPU per student, once);
+                                          # "worked": the lecture's worked examples on numbers of their own
+    pool = ["sigmoid", "softplus", "log", "sin", "leaky_relu"]   # the extra operations drawn from (the default;
+                                          # "power" too: a ** k with the student's own exponent k)
     activations = ["tanh", "relu"]        # the hidden layers' activations drawn from
     points = 5                            # the extra operation's points
     # secret = "..."  # or AUTOGRADER_VARIANTS_SECRET; else the course's own hidden_seed
@@ -22,7 +24,10 @@ from autograder.errors import UserError
 from autograder.tasks import ACTIVATIONS, VARIANT_OPS
 
 SECRET_ENV = "AUTOGRADER_VARIANTS_SECRET"
-DIMENSIONS = ("op", "activation", "seed")
+DIMENSIONS = ("op", "activation", "seed", "worked")
+# the pool drawn from when [variants] names none: the first five operations, as when variants began, so
+# that a course's students keep their variants when the kit adds an operation ("power": name it in `pool`)
+DEFAULT_POOL = ("sigmoid", "softplus", "log", "sin", "leaky_relu")
 
 
 class VariantsError(UserError, ValueError):
@@ -32,7 +37,7 @@ class VariantsError(UserError, ValueError):
 @dataclass(frozen=True)
 class VariantsConfig:
     vary: tuple[str, ...] = ("op", "activation")
-    pool: tuple[str, ...] = tuple(VARIANT_OPS)
+    pool: tuple[str, ...] = DEFAULT_POOL
     activations: tuple[str, ...] = ACTIVATIONS
     points: float = 5.0
     secret: str | None = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.diagnosis.catalogue import DESIGNED, IDS, MESSAGES, RETEACH, message
-from autograder.tasks import TASK_IDS
+from autograder.tasks import TASK_IDS, VARIANT_OPS
 from reference.mistakes import MODELS
 
 ISSUE_IDS = (  # issue 13, as listed there
@@ -32,5 +32,13 @@ def test_does_the_catch_all_say_the_right_derivative_of_each_op(task):
     assert "{" not in text and "is wrong: it is " in text and text.endswith(".")
 
 
+@pytest.mark.parametrize("task", list(VARIANT_OPS))
+def test_does_the_catch_all_say_a_variants_derivative_with_its_own_constant(task):
+    """An extra operation's right derivative is said with the student's constant, never a blank."""
+    text = message(task, "wrong_local_derivative", 2.75)
+    assert "{" not in text and "is wrong: it is " in text and "2.75" in text and text.endswith(".")
+
+
 def test_does_every_task_have_a_mistake_it_can_name():
-    assert {m.task for m in MODELS} == set(TASK_IDS)
+    """Every task of the assignment, and every extra operation of the variants' pool."""
+    assert {m.task for m in MODELS} == set(TASK_IDS) | set(VARIANT_OPS)

@@ -13,15 +13,28 @@ import pytest
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.diagnosis.catalogue import IDS
 from autograder.goldens.compute import MISTAKES, compute_goldens
+from autograder.tasks import VARIANT_OPS
+from autograder.variants.model import Variant
 from reference.mistakes import CORRECT, MODELS
 
 HIDDEN_SEED = 8675309
 
 
+def _extra_operations(activation: str) -> list:
+    """Every pool operation's cases (a variant's extra operation, at the middle of its constant's range)."""
+    out = []
+    for op, spec in VARIANT_OPS.items():
+        variant = Variant(student=op, op=op, constant=sum(spec.between) / 2)
+        out += [c for vis, seed in (("public", PUBLIC_SEED), ("hidden", HIDDEN_SEED))
+                for c in build_cases(seed=seed, visibility=vis, activation=activation, variant=variant) if c.task == op]
+    return out
+
+
 @pytest.fixture(scope="module", params=["tanh", "relu"])
 def goldens(request):
     cases = (build_cases(seed=PUBLIC_SEED, visibility="public", activation=request.param)
-             + build_cases(seed=HIDDEN_SEED, visibility="hidden", activation=request.param))
+             + build_cases(seed=HIDDEN_SEED, visibility="hidden", activation=request.param)
+             + _extra_operations(request.param))
     return cases, compute_goldens(cases, torch_check=False)
 
 

@@ -7,7 +7,7 @@ from autograder.config import Rubric, from_mapping
 from autograder.tasks import VARIANT_OPS
 from autograder.variants.assign import for_student, variant_of
 from autograder.variants.draw import STEPS, draw
-from autograder.variants.settings import SECRET_ENV, VariantsConfig, VariantsError
+from autograder.variants.settings import DEFAULT_POOL, SECRET_ENV, VariantsConfig, VariantsError
 
 COURSE = from_mapping({"hidden_seed": 424242, "variants": {"points": 6}})
 IDS = [f"student{i}" for i in range(300)]
@@ -30,13 +30,24 @@ def test_does_another_secret_give_other_variants():
 def test_are_the_pool_and_the_constants_spread_over_a_class():
     """Does a class of 300 get every operation of the pool, each constant in its range, rarely shared?"""
     variants = [variant_of(COURSE, s) for s in IDS]
-    assert {v.op for v in variants} == set(VARIANT_OPS)
+    assert {v.op for v in variants} == set(DEFAULT_POOL)
     for v in variants:
         lo, hi = VARIANT_OPS[v.op].between
         assert lo <= v.constant <= hi
     assert len({(v.op, v.constant) for v in variants}) >= len(IDS) - 2
     assert {v.activation for v in variants} == {"tanh", "relu"}
     assert STEPS >= 100_000
+
+
+def test_does_a_new_operation_leave_the_students_of_a_default_pool_their_variants():
+    """The default pool is the five operations variants began with (a course's students keep theirs when the kit
+    adds one); a pool that names "power" draws it too, each exponent in its range, none the lecture's 2."""
+    assert DEFAULT_POOL == ("sigmoid", "softplus", "log", "sin", "leaky_relu") and "power" in VARIANT_OPS
+    assert variant_of(COURSE, "student0") == draw(VariantsConfig(pool=DEFAULT_POOL), "student0", "424242")
+    with_power = from_mapping({"hidden_seed": 424242, "variants": {"pool": [*DEFAULT_POOL, "power"]}})
+    powers = [v for v in (variant_of(with_power, s) for s in IDS) if v.op == "power"]
+    assert len(powers) >= 30 and all(2.5 <= v.constant <= 4.5 for v in powers)
+    assert len({v.constant for v in powers}) == len(powers)
 
 
 def test_does_the_instructor_choose_which_dimensions_vary():

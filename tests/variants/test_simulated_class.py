@@ -17,30 +17,40 @@ from autograder.batch.discover import discover
 from autograder.batch.run import grade_batch
 from autograder.config import from_mapping
 from autograder.variants.assign import variant_of
+from autograder.tasks import VARIANT_OPS
 from simulated_class import plan, write_class
 
-COURSE = from_mapping({"hidden_seed": 424242, "variants": {"points": 6}})
+# every dimension but the random cases' seed (~10 s of goldens per student: a class of 200 would take half an
+# hour of CPU), and every operation of the pool; SEEDED varies the seed too, for a smaller class
+VARIED = {"points": 6, "vary": ["op", "activation", "worked"], "pool": list(VARIANT_OPS)}
+COURSE = from_mapping({"hidden_seed": 424242, "variants": VARIED})
+SEEDED = from_mapping({"hidden_seed": 424242, "variants": {**VARIED, "vary": [*VARIED["vary"], "seed"]}})
 
 
-def _grade_class(tmp_path: Path, n: int, **kinds):
+def _grade_class(tmp_path: Path, n: int, course=COURSE, **kinds):
     students = plan(n, **kinds)
-    root = write_class(tmp_path / "class", students, COURSE)
-    result = grade_batch(discover([root]).entries, tmp_path / "out", rubric=COURSE, workers=2, progress=False)
+    root = write_class(tmp_path / "class", students, course)
+    result = grade_batch(discover([root]).entries, tmp_path / "out", rubric=course, workers=2, progress=False)
     return students, {row.student: row.report for row in result.rows}, tmp_path / "out"
 
 
-def _check(students, reports, out: Path) -> None:
+def _check(students, reports, out: Path, course=COURSE) -> None:
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     flagged = {f["student"]: f for f in summary["forensics"]["flags"]}
     for s in students:
         report = reports[s.id]
-        own = variant_of(COURSE, s.id)
+        own = variant_of(course, s.id)
         assert report.error is None, (s, report.error)
-        assert (report.variant.op, report.variant.constant) == (own.op, own.constant)
+        assert report.variant == own
         if s.kind == "correct":
-            assert report.score == report.max_score == COURSE.max_score + 6, s
+            assert report.score == report.max_score == course.max_score + 6, s
         else:
             assert report.score < report.max_score, s
+        named = {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis}
+        if s.kind == "buggy":  # its extra operation's closure without `* out.grad`: named, and nothing else
+            assert named == {own.op: ["missing_upstream_grad"]}, (s, named)
+        else:  # another function than its own (a copy), or none (the lecture's): no mistake of a closure fits
+            assert named == {}, (s, named)
         if s.kind == "copy":
             assert s.id in flagged, s
             assert flagged[s.id]["sources"][0] == s.source, (s, flagged[s.id])
@@ -57,6 +67,14 @@ def _check(students, reports, out: Path) -> None:
 def test_does_a_small_class_get_its_variants_and_its_copies_named(tmp_path):
     students, reports, out = _grade_class(tmp_path, 8, copies=2, buggy=1, lecture=1)
     _check(students, reports, out)
+
+
+@pytest.mark.slow
+def test_does_a_class_with_its_own_random_cases_too_get_the_same(tmp_path):
+    """Every dimension varied, each student's public random cases drawn from their own seed as well."""
+    students, reports, out = _grade_class(tmp_path, 6, SEEDED, copies=1, buggy=1, lecture=1)
+    _check(students, reports, out, SEEDED)
+    assert len({reports[s.id].variant.seed for s in students}) == len(students)
 
 
 @pytest.mark.slow

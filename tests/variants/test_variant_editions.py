@@ -18,6 +18,7 @@ from autograder.cli import main
 from autograder.exercises.variant_source import write_package
 from autograder.variants.assign import variant_of
 from autograder.config import from_mapping
+from autograder.tasks import VARIANT_OPS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "editions"))
 from test_gradescope import run_autograder  # noqa: E402
@@ -25,6 +26,11 @@ from test_gradescope import run_autograder  # noqa: E402
 TOML = 'hidden_seed = 424242\n\n[variants]\npoints = 6\n'
 ROSTER = "id,name\nada_7,Ada\nbob_33,Bob\n"
 COURSE = from_mapping({"hidden_seed": 424242, "variants": {"points": 6}})
+# every dimension but the seed varied, from the whole pool: the worked examples' numbers travel too
+EVERY_TOML = TOML + 'vary = ["op", "activation", "worked"]\npool = [{}]\n'.format(
+    ", ".join(f'"{op}"' for op in VARIANT_OPS))
+EVERY = from_mapping({"hidden_seed": 424242, "variants": {"points": 6, "vary": ["op", "activation", "worked"],
+                                                          "pool": list(VARIANT_OPS)}})
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +41,17 @@ def course(tmp_path_factory):
     return root
 
 
-def _solve(folder: Path, student: str) -> Path:
+@pytest.fixture(scope="module")
+def every_course(tmp_path_factory):
+    root = tmp_path_factory.mktemp("every")
+    (root / "assignment.toml").write_text(EVERY_TOML)
+    (root / "roster.csv").write_text(ROSTER)
+    return root
+
+
+def _solve(folder: Path, student: str, rubric=COURSE) -> Path:
     """folder/micrograd: the student's own variant's solution."""
-    write_package(folder, variant_of(COURSE, student), solution=True)
+    write_package(folder, variant_of(rubric, student), solution=True)
     return folder
 
 
@@ -80,6 +94,28 @@ def test_do_the_handout_the_grade_command_and_the_gradescope_zip_agree(course, t
     assert results["score"] == 106
     copied = run_autograder(zip_path, tmp_path / "gs-copy", upload("ada_7"))
     assert copied["score"] == 100  # every base task, and not bob_33's extra operation
+
+
+def test_does_every_dimension_travel_from_the_handout_to_the_grade_command(every_course, tmp_path, capsys):
+    """With the worked examples' numbers varied too (and power in the pool): the handout's variant.json carries
+    them, its check and `grade --student` grade the same variant with the same full marks."""
+    handouts = tmp_path / "handouts"
+    assert main(["handout", str(handouts), "--config", str(every_course / "assignment.toml"),
+                 "--roster", str(every_course / "roster.csv")]) == 0
+    own = variant_of(EVERY, "bob_33")
+    bob = handouts / "bob_33"
+    assert json.loads((bob / "autograder" / "variant.json").read_text())["variant"]["worked"] == own.worked
+    _solve(bob, "bob_33", EVERY)
+    check = subprocess.run([sys.executable, "-m", "autograder", "check", "--format", "json"], cwd=bob,
+                           capture_output=True, text=True, timeout=300)
+    assert check.returncode == 0, check.stderr
+    checked = json.loads(check.stdout)
+    assert (checked["score"], checked["variant"]["worked"]) == (106.0, own.worked)
+    capsys.readouterr()
+    assert main(["grade", str(bob), "--student", "bob_33", "--config", str(every_course / "assignment.toml"),
+                 "--format", "json"]) == 0
+    graded = json.loads(capsys.readouterr().out)
+    assert (graded["score"], graded["variant"]) == (106.0, checked["variant"])
 
 
 def test_is_a_submitter_outside_the_roster_told_so_on_gradescope(course, tmp_path):

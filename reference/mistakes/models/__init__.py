@@ -17,7 +17,7 @@ from reference.mistakes.models.train import train_models
 CORRECT = Model("", "correct", "", build_api)
 
 MODELS: tuple[Model, ...] = (
-    *(m for task in engine.OPS for m in op_models(task)),
+    *(m for task in engine.EVERY_OP for m in op_models(task)),
     *backward_models(), *nn_models(), *train_models(),
 )
 

@@ -1,4 +1,5 @@
-"""The mistakes of an operation's `_backward` closure, and of its forward code (tasks add ... relu)."""
+"""The mistakes of an operation's `_backward` closure, and of its forward code (tasks add ... relu, and a
+variant's extra operation: its constant is the closure's k)."""
 from __future__ import annotations
 
 from reference.mistakes import engine
@@ -92,10 +93,14 @@ def op_models(task) -> list[Model]:
     def model(id_, rule, variant="", also=(), **methods):
         return Model(task, id_, variant, lambda: build_api(subclass(Value, rules={**Value.rules, task: rule},
                                                                     **methods)), also)
+    op = engine.EVERY_OP[task]
     models = [model("overwrites_grad", overwrites(task)), model("missing_upstream_grad", no_upstream(task)),
-              model("closure_does_nothing", lambda out, operands, k: None),
-              Model(task, "closure_on_operand", "", lambda: build_api(subclass(Value, _node=on_operand(task))))]
-    op = engine.OPS[task]
+              model("closure_does_nothing", lambda out, operands, k: None)]
+    if not op.constant:
+        # a variant's operation has no case that calls closures one by one through a graph (ops.graph), which
+        # alone tells a closure on the operand from one that does nothing: there, "does nothing" is named, and
+        # its fix (`out._backward = _backward`) is the fix of both
+        models.append(Model(task, "closure_on_operand", "", lambda: build_api(subclass(Value, _node=on_operand(task)))))
     if op.form == "binary":  # a number may stand on either side
         models += [model("overwrites_grad", overwrites(task, only=0), "first"),
                    model("overwrites_grad", overwrites(task, only=1), "second"),
