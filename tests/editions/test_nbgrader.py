@@ -47,6 +47,14 @@ def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
     return done
 
 
+def submit(course: Path, student: str, nb) -> None:
+    """A student's notebook where nbgrader's collect puts it: submitted/<student>/hw1/, with its timestamp."""
+    folder = course / "submitted" / student / "hw1"
+    folder.mkdir(parents=True)
+    nbformat.write(nb, str(folder / "backprop.ipynb"))
+    (folder / "timestamp.txt").write_text("2025-03-01 12:00:00.000000 UTC\n")
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     course = tmp_path_factory.mktemp("nbgrader") / "course"
@@ -68,10 +76,7 @@ def course(tmp_path_factory):
         if student == "exploring":  # right after the engine's cell
             at = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "engine")
             nb.cells[at + 1:at + 1] = [nbformat.v4.new_code_cell(source) for source in EXPLORING]
-        folder = course / "submitted" / student / "hw1"
-        folder.mkdir(parents=True)
-        nbformat.write(nb, str(folder / "backprop.ipynb"))
-        (folder / "timestamp.txt").write_text("2025-03-01 12:00:00.000000 UTC\n")
+        submit(course, student, nb)
     nbgrader(course, "autograde", "hw1", "--create", "--force")
     nbgrader(course, "export")
     nbgrader(course, "generate_feedback", "hw1", "--force")

@@ -19,7 +19,7 @@ from autograder.config import from_mapping
 from autograder.notebooks import warmup
 from autograder.notebooks.solution_cells import module_source
 from autograder.variants.assign import variant_of
-from test_nbgrader import nbgrader
+from test_nbgrader import nbgrader, submit
 
 pytestmark = pytest.mark.slow
 TOML = 'hidden_seed = 918273645\n\n[variants]\nvary = ["activation"]\n'
@@ -56,10 +56,7 @@ def course(tmp_path_factory):
             if meta.get("solution"):
                 solved = warmup.solved() if meta["grade_id"] == "warmup" else module_source(meta["grade_id"])
                 cell.source = solved.replace(*TANH_ONLY) if tanh_only else solved
-        folder = course / "submitted" / student / "hw1"
-        folder.mkdir(parents=True)
-        nbformat.write(nb, str(folder / "backprop.ipynb"))
-        (folder / "timestamp.txt").write_text("2025-03-01 12:00:00.000000 UTC\n")
+        submit(course, student, nb)
     nbgrader(course, "autograde", "hw1", "--create", "--force")
     nbgrader(course, "export")
     return root
