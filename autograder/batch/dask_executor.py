@@ -33,10 +33,11 @@ class ClusterError(UserError):
 @dataclass(frozen=True)
 class DaskCluster:
     address: str  # dask://HOST:PORT or tcp://HOST:PORT
+    connect_seconds: float = 10.0  # how long a scheduler that doesn't answer is tried before the one line
 
     def grade(self, jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, rubric: Rubric,
               on_done: OnDone) -> None:
-        client = _connect(self.address)
+        client = _connect(self.address, self.connect_seconds)
         try:
             _check_workers(client, self.address)
             fields = rubric_fields(rubric)
@@ -48,14 +49,14 @@ class DaskCluster:
             client.close()
 
 
-def _connect(address: str):
+def _connect(address: str, seconds: float):
     try:
         from distributed import Client
     except ImportError:
         raise ClusterError("--executor dask:// needs dask.distributed: pip install 'backprop-kit[dask]'") from None
     target = "tcp://" + address.split("://", 1)[1]
     try:
-        return Client(target, timeout="10s", set_as_default=False)
+        return Client(target, timeout=f"{seconds}s", set_as_default=False)
     except (OSError, TimeoutError) as err:
         raise ClusterError(f"--executor {address}: no dask scheduler answers there ({err})") from None
 

@@ -60,7 +60,7 @@ def test_is_a_cluster_that_does_not_answer_one_line(tmp_path):
     entries = [entry("ana", submission(tmp_path / "in", "ana"))]
     with pytest.raises(ClusterError, match="no dask scheduler answers"):
         grade_batch(entries, tmp_path / "out", rubric=RUBRIC, grade_one=grade_fake, progress=False,
-                    executor=DaskCluster("dask://127.0.0.1:9"))
+                    executor=DaskCluster("dask://127.0.0.1:9", connect_seconds=1))
 
 
 def test_does_a_packed_folder_keep_its_files_and_links_and_nothing_escapes(tmp_path):
