@@ -158,13 +158,17 @@ def _export(args) -> int:
     names = [e.name for e in editions.EDITIONS if e.name != "handout"]
     if args.edition not in names:
         raise UsageError(f"no edition {args.edition!r}: the kit writes " + (", ".join(names) or "none yet"))
+    chosen = editions.edition(args.edition)
     try:
         rubric = _instructors_rubric(args)
-        files = editions.edition(args.edition).write(args.dest, rubric=rubric, assignment=args.assignment,
-                                                     hidden_visibility=args.hidden_visibility, roster=args.roster)
+        files = chosen.write(args.dest, rubric=rubric, assignment=args.assignment,
+                             hidden_visibility=args.hidden_visibility, roster=args.roster)
     except ConfigError as err:
         raise UsageError(str(err)) from None
     print(f"Wrote the {args.edition} edition to {args.dest} ({_files(files)}).")
+    next_step = getattr(chosen, "next_step", None)  # an edition another tool finishes says how
+    if next_step is not None:
+        print(next_step(args.dest, roster=args.roster))
     return 0
 
 

@@ -34,6 +34,13 @@ class OtterEdition:
     name = "otter"
     summary = "an otter-grader master notebook (then: otter assign DIR/backprop.ipynb dist); one per student with --roster"
 
+    def next_step(self, dest: Path, *, roster: Path | None = None) -> str:
+        """What the instructor runs next (the README's otter section)."""
+        if roster is None:
+            return f"Next: cd {dest} && otter assign {NOTEBOOK} dist"
+        return (f"Next, in each student's folder: for d in {dest}/*/; do (cd \"$d\" && otter assign {NOTEBOOK} dist); "
+                "done")
+
     def write(self, dest: Path, *, rubric: Rubric, roster: Path | None = None, **_) -> list[Path]:
         """roster: with [variants], one master notebook per student of it, each of that student's variant."""
         require_own_seed(rubric)

@@ -42,3 +42,14 @@ def test_does_export_name_the_editions_it_has_when_asked_for_another(tmp_path, c
     err = capsys.readouterr().err
     assert "no edition 'blackboard'" in err and err.count("\n") == 1
     assert not (tmp_path / "x").exists()
+
+
+def test_does_export_otter_say_the_otter_command_that_comes_next(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("AUTOGRADER_HIDDEN_SEED", "24680")
+    dest = tmp_path / "hw1-otter"
+    assert main(["export", "otter", str(dest)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last == f"Next: cd {dest} && otter assign backprop.ipynb dist"
+    assert (dest / "backprop.ipynb").is_file()  # what that command assigns
+    per_student = editions.edition("otter").next_step(dest, roster=tmp_path / "roster.csv")
+    assert f"for d in {dest}/*/" in per_student and "otter assign backprop.ipynb dist" in per_student
