@@ -11,7 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from autograder import __version__
 from autograder.cases.model import Case
@@ -122,16 +124,36 @@ class GoldenStore:
         if not self.compute:
             raise KitError(f"{self.shipped} does not hold the goldens of these cases (another kit version, "
                            "rubric or seed?): export it again")
-        goldens = compute_goldens(cases)
-        try:
-            write_goldens(self._cache_file(digest), digest, goldens)
-        except OSError:
-            pass  # a read-only cache only costs speed
+        with _computing(self._cache_file(digest)):  # another process computing the same: wait, then read it
+            found = read_goldens(self._cache_file(digest), digest)
+            if found is not None:
+                return found
+            goldens = compute_goldens(cases)
+            try:
+                write_goldens(self._cache_file(digest), digest, goldens)
+            except OSError:
+                pass  # a read-only cache only costs speed
         return goldens
 
     def _cache_file(self, digest: str) -> Path:
         oracle = _source_digest(_KIT.parent / "reference")[:16]
         return self.cache_dir / f"goldens-{digest}-{oracle}.json"
+
+
+@contextmanager
+def _computing(cache_file: Path) -> Iterator[None]:
+    """Held while this process computes the goldens of one cache file: the workers of a class, or two
+    graders started at once, compute each set once (flock; where the cache can't hold a lock, no wait)."""
+    try:
+        import fcntl  # POSIX: where there is none, each process computes its own
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(cache_file.with_suffix(".lock"), "a")
+    except (ImportError, OSError):
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def write_goldens(path: Path, digest: str, goldens: dict, fingerprints: dict[str, str] | None = None) -> None:

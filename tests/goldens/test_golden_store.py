@@ -1,7 +1,10 @@
 """Are goldens, cases and source digests computed once per process, and still right?"""
 from __future__ import annotations
 
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +139,25 @@ def test_is_the_digest_of_the_same_case_objects_computed_once_and_of_others_afre
     assert store.goldens(cases(x=2.0))["add/c0"] == {"out": 2.0}
     store.goldens(same, activation="relu")
     assert len(calls) == 4
+
+
+def _compute_in_a_process(cache: str, log: str) -> dict:
+    """As a grading process would: its own memory, the shared cache folder; a slow compute that logs."""
+    import time
+
+    def slow(cs):
+        with open(log, "a") as f:
+            f.write("computed\n")
+        time.sleep(1.0)
+        return {c.id: {"out": c.params["a"] + c.params["b"]} for c in cs}
+
+    golden_store.compute_goldens = slow
+    return GoldenStore(cache_dir=Path(cache), shipped=Path(cache) / "none.json").goldens(cases())
+
+
+def test_do_two_processes_that_need_the_same_goldens_at_once_compute_them_once(tmp_path):
+    log = tmp_path / "computes.log"
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        results = list(pool.map(_compute_in_a_process, [str(tmp_path)] * 2, [str(log)] * 2))
+    assert results[0] == results[1] == {"add/c0": {"out": 1.0}, "add/c1": {"out": 2.0}, "add/c2": {"out": 3.0}}
+    assert log.read_text() == "computed\n", "the second waited for the first's file and read it"
