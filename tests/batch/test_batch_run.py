@@ -128,7 +128,7 @@ def test_outputs_are_complete_and_no_temporary_file_is_left(tmp_path):
     assert json.loads((out / "summary.json").read_text())["submissions"] == 2
 
 
-def test_ctrl_c_keeps_what_was_graded_and_the_same_command_resumes(tmp_path, log, capsys):
+def test_ctrl_c_keeps_what_was_graded_and_the_same_command_resumes(tmp_path, log, capsys, ctrl_c_at_a_terminal):
     entries = [entry(s, submission(tmp_path / "in", s, log=log)) for s in ("ana", "ben")]
     entries.append(entry("cai", submission(tmp_path / "in", "cai", log=log, do="sigint_once",
                                            flag=str(tmp_path / "pressed"))))

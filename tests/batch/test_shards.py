@@ -110,7 +110,7 @@ def test_does_the_merge_refuse_shards_run_on_another_class(klass, tmp_path):
         merge_shards([outs[0], fewer], tmp_path / "m", rubric=RUBRIC)
 
 
-def test_does_a_shard_cut_off_part_way_resume_with_nothing_lost_or_graded_twice(klass, tmp_path):
+def test_does_a_shard_cut_off_part_way_resume_with_nothing_lost_or_graded_twice(klass, tmp_path, ctrl_c_at_a_terminal):
     entries, log = klass
     mine = [e for e in entries if Shard(1, 2).owns(e.student)]
     victim = mine[len(mine) // 2].student
