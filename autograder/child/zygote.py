@@ -36,8 +36,8 @@ sys.path.insert(0, HERE)
 import main  # noqa: E402  - the child's own imports, once: adapt, hooks, observe, student
 from kernel import (  # noqa: E402
     CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC,
-    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, drop_privileges, install_seccomp, mount, prctl,
-    set_rlimits)
+    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, ctypes, drop_privileges, install_seccomp, libc,
+    prctl, set_rlimits)
 
 observe = main.observe
 WORK, SUBMISSION = "/tmp", "/submission"
@@ -52,6 +52,15 @@ class Zygote:
         self.inits = {}  # submission id -> B's pid (here)
         with open("/proc/sys/kernel/cap_last_cap") as f:
             self.last_cap = int(f.read())
+        ro = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+        self.fixed_mounts = [(None, b"/", None, MS_REC | MS_PRIVATE, None),  # nothing of B's reaches the zygote
+                             (b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)]
+        for name in PROC_READ_ONLY:  # what this procfs has, a fresh one has
+            path = ("/proc/" + name).encode()
+            if os.path.exists(path):
+                self.fixed_mounts += [(path, path, None, MS_BIND | MS_REC, None), (None, path, None, ro, None)]
+        self.shm_mount = [(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=1m,mode=1777")] \
+            if os.path.isdir("/dev/shm") else []
 
     def send(self, message, sock=None):
         (sock or self.control).send(observe.dumps(message).encode())
@@ -71,15 +80,18 @@ class Zygote:
                 self.reap(request["id"])
 
     def start(self, request, fds):
-        """B, cloned straight into new PID, mount and IPC namespaces; its pid here."""
+        """B, cloned straight into new PID, mount and IPC namespaces; its pid here. What B does is made
+        ready here (its mounts' arguments, its hello), so that B runs as little as it can: every page it
+        writes is a copy."""
         ident = request["id"]
         try:
+            ready = self.mounts(request), observe.dumps_own({"id": ident, "hello": "init"}).encode()
             b = clone_into(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)
         except Exception as err:
             self._say_error(ident, err)
             b = None
         if b == 0:
-            self.init(request, fds)  # never returns
+            self.init(request, fds, *ready)  # never returns
         for fd in fds:
             os.close(fd)
         if b:
@@ -91,28 +103,27 @@ class Zygote:
         except BaseException:  # noqa: B036
             pass
 
-    def init(self, request, fds):
+    def mounts(self, request):
+        """B's mounts, in order, as libc.mount's arguments: its own private, a fresh /proc (sys, sysrq-trigger,
+        irq and bus read-only, as bwrap's --proc leaves them: those procfs has), /tmp, /dev/shm, the submission."""
+        folder = os.path.join(SUBMISSION, request["folder"]).encode()
+        return self.fixed_mounts + [
+            (b"tmpfs", WORK.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, f"size={request['tmpfs_bytes']},mode=1777".encode()),
+        ] + self.shm_mount + [
+            (folder, SUBMISSION.encode(), None, MS_BIND | MS_REC, None),
+            (None, SUBMISSION.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
+        ]
+
+    def init(self, request, fds, mounts, hello):
         """B: pid 1 of the submission's namespace: its mounts, then C; ends with C's status."""
-        ident = request["id"]
         try:
-            mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing mounted here reaches the zygote's namespace
-            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-            for name in PROC_READ_ONLY:  # as bwrap's --proc leaves them
-                path = "/proc/" + name
-                if os.path.exists(path):
-                    mount(path, path, None, MS_BIND | MS_REC)
-                    mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
-            size = f"size={request['tmpfs_bytes']},mode=1777"
-            mount("tmpfs", WORK, "tmpfs", MS_NOSUID | MS_NODEV, size)
-            if os.path.isdir("/dev/shm"):
-                mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,mode=1777")
-            folder = os.path.join(SUBMISSION, request["folder"])
-            mount(folder, SUBMISSION, None, MS_BIND | MS_REC)
-            mount(None, SUBMISSION, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-            self.send({"id": ident, "hello": "init"})
+            for source, target, kind, flags, data in mounts:
+                if libc.mount(source, target, kind, flags, data) != 0:
+                    raise OSError(ctypes.get_errno(), f"mount {target.decode()}: {os.strerror(ctypes.get_errno())}")
+            self.control.send(hello)
             c = os.fork()
         except BaseException as err:  # noqa: B036
-            self._say_error(ident, err)
+            self._say_error(request["id"], err)
             os._exit(SETUP_FAILED)
         if c == 0:
             self.child(request, fds)  # never returns
