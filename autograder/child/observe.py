@@ -209,11 +209,11 @@ def loads(data):
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     if _scan is None:  # pragma: no cover
         return _json_package.loads(text)
-    start = len(text) - len(text.lstrip(_SPACE))
+    start = 0 if text[:1] == "{" else len(text) - len(text.lstrip(_SPACE))  # the parent's lines: no copy
     try:
         value, end = _scan(text, start)
     except StopIteration:
         raise ValueError("not JSON") from None
-    if text[end:].strip(_SPACE):
+    if end != len(text) and text[end:].strip(_SPACE):
         raise ValueError("extra data after the JSON value")
     return value
