@@ -26,6 +26,7 @@ The control socket is closed in B and C before C runs main.py.
 import fcntl
 import gc
 import os
+import random  # noqa: F401  - what nearly every student's nn.py imports; reseeded in each fork (register_at_fork)
 import resource
 import socket
 import sys
