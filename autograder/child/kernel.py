@@ -35,19 +35,20 @@ _clone.restype = ctypes.c_long
 _clone.argtypes = [ctypes.c_long, ctypes.c_ulong] + [ctypes.c_void_p] * 4
 
 
-def _check(result, what):
-    if result != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+def _failed(what):
+    errno = ctypes.get_errno()
+    return OSError(errno, f"{what}: {os.strerror(errno)}")
 
 
 def mount(source, target, kind, flags, data=None):
-    enc = lambda s: None if s is None else s.encode()  # noqa: E731
-    _check(libc.mount(enc(source), enc(target), enc(kind), flags, enc(data)), f"mount {target}")
+    """libc's mount; bytes or None (the zygote makes them ready before it forks)."""
+    if libc.mount(source, target, kind, flags, data) != 0:
+        raise _failed(f"mount {target.decode()}")
 
 
 def prctl(option, arg2=0, arg3=None, arg4=0, arg5=0):
-    _check(libc.prctl(option, arg2, arg3, arg4, arg5), f"prctl {option}")
+    if libc.prctl(option, arg2, arg3, arg4, arg5) != 0:
+        raise _failed(f"prctl {option}")
 
 
 class _Fprog(ctypes.Structure):
@@ -71,7 +72,8 @@ def drop_privileges(last_cap):
     os.setresgid(NOBODY, NOBODY, NOBODY)
     os.setresuid(NOBODY, NOBODY, NOBODY)  # clears the effective and permitted sets
     header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3: all zero
-    _check(libc.capset(ctypes.byref(header), data), "capset")
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise _failed("capset")
     prctl(PR_SET_NO_NEW_PRIVS, 1)
 
 

@@ -38,8 +38,8 @@ sys.path.insert(0, HERE)
 import main  # noqa: E402  - the child's own imports, once: adapt, hooks, observe, student
 from kernel import (  # noqa: E402
     CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC,
-    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, ctypes, drop_privileges, install_seccomp, libc,
-    prctl, set_rlimits)
+    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, drop_privileges, install_seccomp, mount, prctl,
+    set_rlimits)
 
 observe = main.observe
 WORK, SUBMISSION = "/tmp", "/submission"
@@ -65,7 +65,7 @@ class Zygote:
             if os.path.isdir("/dev/shm") else []
 
     def send(self, message, sock=None):
-        (sock or self.control).send(observe.dumps(message).encode())
+        (sock or self.control).send(observe.dumps_own(message).encode())  # its own dicts: _json's C encoder
 
     def serve(self):
         while True:
@@ -145,9 +145,8 @@ class Zygote:
         """C: the namespace's mounts, then the submission's own process, without privileges, running main.py's loop."""
         ident = request["id"]
         try:
-            for source, target, kind, flags, data in mounts:
-                if libc.mount(source, target, kind, flags, data) != 0:
-                    raise OSError(ctypes.get_errno(), f"mount {target.decode()}: {os.strerror(ctypes.get_errno())}")
+            for args in mounts:
+                mount(*args)
             os.setsid()
             job, result, out, err = (fcntl.fcntl(fd, fcntl.F_DUPFD, HIGH_FD) for fd in fds)
             null = os.open("/dev/null", os.O_RDWR)
