@@ -123,8 +123,12 @@ def clone_into(flags):
     tid = _TID[0]
     args = [flags | SIGCHLD | (CLONE_CHILD_SETTID if tid else 0), None, None, None, None]
     args[_TID_ARG] = tid
-    ctypes.pythonapi.PyOS_BeforeFork()
-    pid = _clone(_CLONE, *args)
+    ctypes.pythonapi.PyOS_BeforeFork()  # takes the import lock: released in both processes below
+    try:
+        pid = _clone(_CLONE, *args)
+    except BaseException:
+        ctypes.pythonapi.PyOS_AfterFork_Parent()
+        raise
     if pid == 0:
         ctypes.pythonapi.PyOS_AfterFork_Child()
         return 0
