@@ -25,7 +25,7 @@ from autograder.runner.packages import package_paths
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
-from autograder.runner.endless import EndlessWatch, computing
+from autograder.runner.endless import EndlessWatch, watched
 from autograder.runner.exits import describe_exit
 from autograder.runner.limits import Limits
 from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child
@@ -45,6 +45,13 @@ FLOODED = ("your code flooded the grader's result pipe {during} (more than the g
 
 _PAYLOADS: dict[int, tuple[Case, bytes]] = {}  # id(case) -> (the case, its job as JSON)
 MAX_PAYLOADS = 20_000                           # cases kept at most (a class's are a few hundred)
+
+
+@dataclass
+class _Tally:
+    """What the parent has read while awaiting one case: where the bytes stood, and the lines refused."""
+    start: int
+    refused: int = 0
 
 
 def new_nonce() -> str:
@@ -168,15 +175,12 @@ class _Run:
         before it (endless.py) is stopped then, as a timeout that says so."""
         deadline = min(start + self.limits.case_timeout, self.budget_end)
         accept = lambda raw: raw if answers(raw, case.id, nonce) else None  # noqa: E731
-        early = self.endless.early_deadline(start)
-        if early is not None and early < deadline:
-            raw = self._await(child, early, accept)
-            if raw != TIMEOUT:
-                return raw
-            if computing(child.proc.pid):
-                self.early_stops[case.id] = self.endless.message()
-                return TIMEOUT
-        return self._await(child, deadline, accept)
+        tally = _Tally(child.received)
+        raw, stopped = watched(self.endless, child.proc.pid, start, deadline,
+                               lambda until: self._await(child, until, accept, tally), TIMEOUT)
+        if stopped:
+            self.early_stops[case.id] = self.endless.message()
+        return raw
 
     def _job(self, cases: list[Case], nonce: str) -> dict:
         """The header: everything but the cases' inputs, which come one at a time."""
@@ -193,16 +197,17 @@ class _Run:
             "files": self.files,
         }
 
-    def _await(self, child: Child, deadline: float, parse: Callable[[dict], object]):
+    def _await(self, child: Child, deadline: float, parse: Callable[[dict], object], tally: _Tally | None = None):
         """The first line `parse` accepts; TIMEOUT, DEAD or FLOOD. Lines it refuses are ignored (and
         counted); past max_case_lines of them, or max_case_bytes read meanwhile, it is a FLOOD: what
-        the parent reads and keeps for one case is bounded whatever the child writes."""
-        start_bytes, refused = child.received, 0
+        the parent reads and keeps for one case is bounded whatever the child writes (tally: what the
+        waits for the same case have counted already)."""
+        tally = tally or _Tally(child.received)
         while True:
             line = child.next_line(deadline)
             if line in (TIMEOUT, DEAD):
                 return line
-            if refused > self.limits.max_case_lines or child.received - start_bytes > self.limits.max_case_bytes:
+            if tally.refused > self.limits.max_case_lines or child.received - tally.start > self.limits.max_case_bytes:
                 return FLOOD
             raw = decode_line(line)
             try:
@@ -212,7 +217,7 @@ class _Run:
             if parsed is not None:
                 return parsed
             self.ignored += 1
-            refused += 1
+            tally.refused += 1
 
     def _parse(self, raw: dict, case: Case, nonce: str) -> CaseOutcome:
         try:
