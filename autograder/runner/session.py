@@ -22,6 +22,7 @@ from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.runner.levels import Level, current as current_level
 from autograder.runner.packages import package_paths
+from autograder.runner.same_cpu import one_cpu
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
 )
@@ -89,12 +90,13 @@ def run_cases(
                [name for name in allowed if name not in forbidden])
     budget = limits.budget(len(cases), len({c.task for c in cases}))
     run.budget, run.budget_end = budget, time.monotonic() + budget
-    pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
-    while pending:
-        if time.monotonic() >= run.budget_end:
-            run.out_of_budget(pending)
-            break
-        pending = run.one_child(pending)
+    with one_cpu():  # this thread and its children on one CPU: a case's round trip stays on it
+        pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
+        while pending:
+            if time.monotonic() >= run.budget_end:
+                run.out_of_budget(pending)
+                break
+            pending = run.one_child(pending)
     return RunResult(run.imports or ImportOutcome({}), run.outcomes, level.name, run.notes())
 
 
