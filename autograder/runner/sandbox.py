@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
+import select
 import shutil
 import subprocess
 import tempfile
@@ -28,6 +28,7 @@ STREAM_CAP = 16_384  # bytes of the child's real stdout / stderr kept, for notes
 TIMEOUT, DEAD, FLOOD = "timeout", "dead", "flood"
 MAX_QUEUED_LINES = 2_000   # result lines waiting to be read; past it a flood's lines are dropped
 READS_PER_WAKE = 16        # 64 KiB reads of the result pipe before the clock is looked at again
+READ, WRITE = select.POLLIN, select.POLLOUT
 
 
 # -- what the child leaves behind ------------------------------------------------------------
@@ -59,7 +60,9 @@ class Child:
         self.proc = None
         self.started = 0           # the child's start, in clock ticks (start_ticks)
         self.before: dict[int, int] = {}  # the grading process's children then (own_children)
-        self.selector = selectors.DefaultSelector()
+        # select.poll, not a selectors wrapper: one wait per case, and (un)registering is no system call
+        self.poller = select.poll()
+        self.handlers: dict[int, object] = {}  # fd -> what reads or writes it once poll says it is ready
         self._fds: list[int] = []
         self.finish = None         # the level's own clearing up (Launch.finish), once the child is reaped
         try:
@@ -104,33 +107,43 @@ class Child:
         self.job_fd = job_w
         for fd in (job_w, res_r):
             os.set_blocking(fd, False)
-        self.selector.register(res_r, selectors.EVENT_READ, "result")
-        self.selector.register(job_w, selectors.EVENT_WRITE, "job")
-        for name in ("stdout", "stderr"):
-            self.selector.register(getattr(self.proc, name), selectors.EVENT_READ, name)
+        self._watch(res_r, READ, self._on_result)
+        self._watch(job_w, WRITE, self._on_job)
+        self._watch(self.proc.stdout.fileno(), READ, self._on_stdout)
+        self._watch(self.proc.stderr.fileno(), READ, self._on_stderr)
         try:
             self._fds.append(os.pidfd_open(self.proc.pid))
-            self.selector.register(self._fds[-1], selectors.EVENT_READ, "exit")
+            self._watch(self._fds[-1], READ, self._on_exit)
         except (AttributeError, OSError):  # no pidfd: the result pipe's end is the sign
             pass
         self.result_fd = res_r
+
+    def _watch(self, fd: int, events: int, handler) -> None:
+        self.poller.register(fd, events)
+        self.handlers[fd] = handler
+
+    def _unwatch(self, fd: int) -> None:
+        if self.handlers.pop(fd, None) is not None:
+            self.poller.unregister(fd)
 
     # -- reading ---------------------------------------------------------------------------
 
     def next_line(self, deadline: float) -> bytes | str:
         """The clock is read before every line, queued or not: whatever the child writes, the
         deadline holds."""
+        lines, handlers = self.lines, self.handlers
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return TIMEOUT
-            if self.lines:
-                break
+            if lines:
+                return lines.popleft()
             if not self.result_open:
                 return DEAD
-            for key, _ in self.selector.select(min(remaining, 1.0)):
-                getattr(self, "_on_" + key.data)(key.fileobj)
-        return self.lines.popleft()
+            for fd, _ in self.poller.poll(min(remaining, 1.0) * 1000):  # ms, rounded up
+                handler = handlers.get(fd)
+                if handler is not None:  # not one an earlier handler of this wake unwatched
+                    handler(fd)
 
     def _on_result(self, fd: int) -> None:
         for _ in range(READS_PER_WAKE):  # then back to the clock: a child writing without end can't hold us
@@ -142,11 +155,11 @@ class Child:
                 return
             if not chunk:
                 self.result_open = False
-                self.selector.unregister(fd)
+                self._unwatch(fd)
                 return
             self.received += len(chunk)
             self._split(chunk)
-            if len(chunk) < 1 << 16:  # the pipe is drained: no read to fail; epoll (level-triggered) says if more comes
+            if len(chunk) < 1 << 16:  # the pipe is drained: no read to fail; poll says if more comes
                 return
 
     def _split(self, chunk: bytes) -> None:
@@ -169,24 +182,23 @@ class Child:
     def _on_exit(self, fd: int) -> None:
         # the process has ended: what it wrote is all in the pipe, unless a grandchild
         # holds the pipe open; read it, then stop waiting
-        self.selector.unregister(fd)
+        self._unwatch(fd)
         self._on_result(self.result_fd)
         if self.result_open:
             self.result_open = False
-            self.selector.unregister(self.result_fd)
+            self._unwatch(self.result_fd)
 
-    def _on_stdout(self, stream) -> None:
-        self._drain("stdout", stream)
+    def _on_stdout(self, _fd: int) -> None:
+        self._drain("stdout", self.proc.stdout)
 
-    def _on_stderr(self, stream) -> None:
-        self._drain("stderr", stream)
+    def _on_stderr(self, _fd: int) -> None:
+        self._drain("stderr", self.proc.stderr)
 
     def _drain(self, name: str, stream) -> bool:
         """Read what is there of the child's stdout or stderr, keep the start; False at its end."""
         chunk = os.read(stream.fileno(), 1 << 16)
         if not chunk:
-            if stream.fileno() in self.selector.get_map():
-                self.selector.unregister(stream)
+            self._unwatch(stream.fileno())
             return False
         kept = self.streams[name]
         kept += chunk[: max(0, STREAM_CAP - len(kept))]
@@ -198,14 +210,13 @@ class Child:
             return
         self.job += line
         self._on_job(self.job_fd)
-        if self.job and self.job_fd is not None and self.job_fd not in self.selector.get_map():
-            self.selector.register(self.job_fd, selectors.EVENT_WRITE, "job")
+        if self.job and self.job_fd is not None and self.job_fd not in self.handlers:
+            self._watch(self.job_fd, WRITE, self._on_job)
 
     def close_input(self) -> None:
         """No more cases: the child reads the end of its job pipe and finishes."""
         if self.job_fd is not None:
-            if self.job_fd in self.selector.get_map():
-                self.selector.unregister(self.job_fd)
+            self._unwatch(self.job_fd)  # before it is closed: poll would report a closed fd for ever
             os.close(self.job_fd)
             self._fds.remove(self.job_fd)
             self.job, self.job_fd = b"", None
@@ -219,8 +230,8 @@ class Child:
             self.job, self.job_fd = b"", None
         else:
             self.job = self.job[written:]
-        if not self.job and fd in self.selector.get_map():
-            self.selector.unregister(fd)  # until the next line; kill() closes it
+        if not self.job:
+            self._unwatch(fd)  # until the next line; kill() closes it
 
     # -- ending ----------------------------------------------------------------------------
 
@@ -248,7 +259,8 @@ class Child:
             finish, self.finish = self.finish, None
             finish()
         if self._fds is not None:
-            self.selector.close()
+            for fd in list(self.handlers):
+                self._unwatch(fd)
             for fd in self._fds:
                 os.close(fd)
             self._fds = None
