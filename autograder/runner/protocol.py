@@ -157,10 +157,21 @@ class Nonces:
         return self._hex[at:at + 2 * NONCE_BYTES]
 
 
+_scan = json.JSONDecoder().scan_once  # json.loads's own C scanner, without its three Python frames
+
+
 def decode_line(line: bytes) -> dict | None:
-    """One result line as a JSON object, or None for anything else; never raises."""
+    """One result line as a JSON object, or None for anything else; never raises. What json.loads
+    takes: a line that is one value and nothing else goes through the C scanner alone; any other
+    (white space around the value, a BOM, garbage after it) through json.loads."""
     try:
-        raw = json.loads(line.decode("utf-8"))
+        text = line.decode("utf-8")
+        try:
+            raw, end = _scan(text, 0)
+        except StopIteration:  # no value at the line's start: json.loads says what it is
+            end = -1
+        if end != len(text):
+            raw = json.loads(text)
     except Exception:  # bad UTF-8, bad JSON, nesting too deep, digits too many
         return None
     return raw if isinstance(raw, dict) else None
@@ -197,8 +208,8 @@ def answers(raw: dict, case_id: str, nonce: str) -> bool:
     """Is `raw` the result line of case `case_id` echoing `nonce`? (Not another case's, not one
     written ahead, not garbage.) Quick: the parent sends the next case as soon as it is."""
     status = raw.get("status")
-    return (raw.get("case") == case_id and status in STATUSES and _echoes(raw, nonce)
-            and (status != "ok" or isinstance(raw.get("obs"), dict)))
+    return (raw.get("case") == case_id and status in STATUSES and bool(nonce) and raw.get("nonce") == nonce
+            and (status != "ok" or isinstance(raw.get("obs"), dict)))  # only a str equals a str: _echoes
 
 
 def answer(line: bytes, case_id: str, nonce: str) -> dict | None:

@@ -109,8 +109,9 @@ class Child:
             os.set_blocking(fd, False)
         self._watch(res_r, READ, self._on_result)
         self._watch(job_w, WRITE, self._on_job)
-        self._watch(self.proc.stdout.fileno(), READ, self._on_stdout)
-        self._watch(self.proc.stderr.fileno(), READ, self._on_stderr)
+        for name in ("stdout", "stderr"):
+            stream = getattr(self.proc, name)
+            self._watch(stream.fileno(), READ, lambda _fd, name=name, stream=stream: self._drain(name, stream))
         try:
             self._fds.append(os.pidfd_open(self.proc.pid))
             self._watch(self._fds[-1], READ, self._on_exit)
@@ -163,21 +164,29 @@ class Child:
                 return
 
     def _split(self, chunk: bytes) -> None:
+        if not self.partial and not self.skipping and chunk.find(b"\n") == len(chunk) - 1:
+            self._queue(chunk[:-1])  # the usual read: one whole line, nothing of one before it
+            return
         *complete, rest = (self.partial + chunk).split(b"\n")
         for i, line in enumerate(complete):
-            if len(line) > self.limits.max_result_line:
-                self.dropped_long += 1
-            elif line and not (i == 0 and self.skipping):  # not the tail of an overlong line
-                if len(self.lines) < MAX_QUEUED_LINES:
-                    self.lines.append(line)
-                else:
-                    self.flooded += 1
+            if not (i == 0 and self.skipping and len(line) <= self.limits.max_result_line):
+                self._queue(line)  # not the tail of an overlong line (too long itself: counted again)
         if complete:
             self.skipping = False
         if len(rest) > self.limits.max_result_line:
             self.dropped_long += not self.skipping
             self.skipping, rest = True, b""
         self.partial = rest
+
+    def _queue(self, line: bytes) -> None:
+        """A complete line read: kept for next_line unless it is empty, too long, or one too many."""
+        if len(line) > self.limits.max_result_line:
+            self.dropped_long += 1
+        elif line:
+            if len(self.lines) < MAX_QUEUED_LINES:
+                self.lines.append(line)
+            else:
+                self.flooded += 1
 
     def _on_exit(self, fd: int) -> None:
         # the process has ended: what it wrote is all in the pipe, unless a grandchild
@@ -187,12 +196,6 @@ class Child:
         if self.result_open:
             self.result_open = False
             self._unwatch(self.result_fd)
-
-    def _on_stdout(self, _fd: int) -> None:
-        self._drain("stdout", self.proc.stdout)
-
-    def _on_stderr(self, _fd: int) -> None:
-        self._drain("stderr", self.proc.stderr)
 
     def _drain(self, name: str, stream) -> bool:
         """Read what is there of the child's stdout or stderr, keep the start; False at its end."""
