@@ -73,16 +73,7 @@ class CaseOutcome:
     output: str = ""
 
 
-_new = object.__new__
-
-
-def case_outcome(case: str, status: str, obs: dict, message: str, where: str, output: str) -> CaseOutcome:
-    """CaseOutcome(case, status, obs, message=..., where=..., output=...), built at half the cost: a
-    frozen dataclass's __init__ sets each field through object.__setattr__, and the parent builds one
-    per case. The same object (its fields are its __dict__, as __init__ leaves them)."""
-    outcome = _new(CaseOutcome)
-    outcome.__dict__.update(case=case, status=status, obs=obs, message=message, where=where, output=output)
-    return outcome
+_new = object.__new__  # read_case builds a CaseOutcome without its __init__
 
 
 @dataclass(frozen=True)
@@ -235,8 +226,13 @@ def read_case(raw: dict, case_id: str, *, output_cap: int = 4000) -> CaseOutcome
     else:
         obs = {}
     get = raw.get
-    return case_outcome(case_id, status, obs, clean(get("message"), MAX_MESSAGE), clean(get("where"), 100),
-                        clean(get("output"), output_cap + len(TRUNCATED)))
+    # CaseOutcome(case_id, status, obs, message=..., where=..., output=...) at half the cost: a frozen
+    # dataclass's __init__ sets each field through object.__setattr__. The same object: its fields are
+    # its __dict__, as __init__ leaves them.
+    outcome = _new(CaseOutcome)
+    outcome.__dict__.update(case=case_id, status=status, obs=obs, message=clean(get("message"), MAX_MESSAGE),
+                            where=clean(get("where"), 100), output=clean(get("output"), output_cap + len(TRUNCATED)))
+    return outcome
 
 
 _NAMES: dict[str, str] = {}  # observation names as cleaned: the same few dozen on every line

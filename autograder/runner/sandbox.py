@@ -31,8 +31,6 @@ READS_PER_WAKE = 16        # 64 KiB reads of the result pipe before the clock is
 READ, WRITE = select.POLLIN, select.POLLOUT
 
 
-# -- what the child leaves behind ------------------------------------------------------------
-
 class Child:
     """One child process and the conversation with it: the job's header line first, then a
     line per case as `send` is called; its result lines one by one; kill.
@@ -233,7 +231,7 @@ class Child:
             self.job, self.job_fd = b"", None
         else:
             self.job = self.job[written:]
-        if not self.job:
+        if not self.job and fd in self.handlers:
             self._unwatch(fd)  # until the next line; kill() closes it
 
     # -- ending ----------------------------------------------------------------------------
@@ -267,7 +265,10 @@ class Child:
             for fd in self._fds:
                 os.close(fd)
             self._fds = None
-            shutil.rmtree(self.home, ignore_errors=True)
+            try:
+                os.rmdir(self.home)  # one system call where the home is empty (a zygote's child uses only its name)
+            except OSError:
+                shutil.rmtree(self.home, ignore_errors=True)
         return None if self.proc is None else self.level.exit_status(self.proc.returncode)
 
     def exited(self, wait: float = 0.0) -> bool:
