@@ -103,8 +103,7 @@ class Child:
                 os.close(fd)
         self.job = json.dumps(job).encode() + b"\n"  # the header: sent from next_line's wait
         self.job_fd = job_w
-        for fd in (job_w, res_r):
-            os.set_blocking(fd, False)
+        os.set_blocking(job_w, False), os.set_blocking(res_r, False)
         self._watch(res_r, READ, self._on_result)
         self._watch(job_w, WRITE, self._on_job)
         for name in ("stdout", "stderr"):
@@ -162,9 +161,11 @@ class Child:
                 return
 
     def _split(self, chunk: bytes) -> None:
-        if not self.partial and not self.skipping and chunk.find(b"\n") == len(chunk) - 1:
-            self._queue(chunk[:-1])  # the usual read: one whole line, nothing of one before it
-            return
+        if not self.partial and not self.skipping and chunk.endswith(b"\n"):  # the usual read: the child's
+            line = chunk[1:-1] if chunk.startswith(b"\n") else chunk[:-1]  # "\n<line>\n", nothing before it
+            if b"\n" not in line:
+                self._queue(line)
+                return
         *complete, rest = (self.partial + chunk).split(b"\n")
         for i, line in enumerate(complete):
             if not (i == 0 and self.skipping and len(line) <= self.limits.max_result_line):
