@@ -94,6 +94,7 @@ MAX_REPR = 200
 
 
 _FLOAT = {float}
+MAX_LIST = 100_000  # numbers kept of one observation
 
 
 def parse_value(raw) -> ObsValue:
@@ -102,7 +103,7 @@ def parse_value(raw) -> ObsValue:
     if kind is float:  # the common case first: a JSON number with a point
         return raw
     if kind is list and set(map(type, raw)) <= _FLOAT:  # only floats (or none): the types in C, not a generator
-        return raw[:100_000]
+        return raw if len(raw) <= MAX_LIST else raw[:MAX_LIST]  # the decoded line's own list: no copy
     if isinstance(raw, bool):
         return BadValue("bool", repr(raw))
     if isinstance(raw, (int, float)):
@@ -111,7 +112,7 @@ def parse_value(raw) -> ObsValue:
         except OverflowError:
             return BadValue("int", "an integer too large for a float")
     if isinstance(raw, list):
-        return [parse_value(v) for v in raw[:100_000]]
+        return [parse_value(v) for v in raw[:MAX_LIST]]
     if isinstance(raw, dict) and set(raw) <= {"type", "repr"}:
         return BadValue(clean(raw.get("type", "?"), 80), clean(raw.get("repr", ""), MAX_REPR))
     return BadValue(type(raw).__name__, repr(raw)[:MAX_REPR])
