@@ -34,7 +34,7 @@ def test_is_a_loop_after_answered_cases_stopped_long_before_the_case_timeout(tmp
     assert took < SLOW.case_timeout  # the loop cost a fraction of its 3 s
 
 
-def test_is_a_loop_that_reads_nothing_stopped_at_the_quiet_look_before_the_floor(tmp_path):
+def test_is_a_loop_that_reads_nothing_stopped_at_the_quiet_look_before_the_floor(tmp_path, monkeypatch):
     """A loop in pure Python (an index never advanced) reads and writes nothing: it is stopped from
     QUIET_FLOOR on, not FLOOR; the case's own time, measured from the outcome's side, says so."""
     root = make_student(tmp_path, """
@@ -50,19 +50,16 @@ def test_is_a_loop_that_reads_nothing_stopped_at_the_quiet_look_before_the_floor
     sent: dict[str, float] = {}
     send = session._Run._send
 
-    def noted(run, child, case):
-        nonce, at = send(run, child, case)
+    def noted(_run, child, case, *rest):
+        nonce, at = send(child, case, *rest)
         sent[case.id] = at
         return nonce, at
 
-    session._Run._send = noted
-    try:
-        started = time.monotonic()
-        result = run(root, [add_case("add/one"), poke("mul/loop", "loop", task="mul"), add_case("relu/after", task="relu")],
-                     limits=SLOW)
-        ended = time.monotonic()
-    finally:
-        session._Run._send = send
+    monkeypatch.setattr(session._Run, "_send", noted)
+    started = time.monotonic()
+    result = run(root, [add_case("add/one"), poke("mul/loop", "loop", task="mul"), add_case("relu/after", task="relu")],
+                 limits=SLOW)
+    ended = time.monotonic()
     assert result.outcomes["mul/loop"].message == EndlessWatch.message()
     assert result.outcomes["relu/after"].status == "ok"
     loop_took = sent["relu/after"] - sent["mul/loop"]
