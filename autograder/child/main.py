@@ -171,17 +171,23 @@ class Captured:
 def run_case(case, programs, api, pupil, cap):
     """One case as a result line: its observations, or why there are none."""
     line = {"case": case["id"]}
-    with Captured(cap) as output:
+    output = observe.CappedText(cap)
+    saved = sys.stdout, sys.stderr  # Captured's work, without its calls: this runs once a case
+    sys.stdout = sys.stderr = output
+    try:
         sys.setrecursionlimit(RECURSION_LIMIT)
         try:
             obs = find_program(case["program"], programs)(api, case["params"])
-            line.update(status="ok", obs={str(k): observe.to_json(v) for k, v in obs.items()})
+            line["status"] = "ok"
+            line["obs"] = {str(k): observe.to_json(v) for k, v in obs.items()}
         except NotImplementedError as exc:
             line.update(status="missing", message=_text(exc) or _stub_comment(exc, pupil))
         except student.MissingPiece as exc:
             line.update(status="error", message=_text(exc), where="")
         except BaseException as exc:  # noqa: B036 - SystemExit, KeyboardInterrupt, MemoryError: the student's
             line.update(status="error", message=student.describe(exc), where=pupil.where(exc))
+    finally:
+        sys.stdout, sys.stderr = saved
     if "message" in line:
         line["message"] = pupil.scrub(line["message"])
     line["output"] = output.getvalue()

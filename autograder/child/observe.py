@@ -25,6 +25,8 @@ MAX_REPR = 200
 
 def to_json(value, depth=0):
     """value as JSON-able data: a float, a list, or {"type": ..., "repr": ...}."""
+    if type(value) is float:  # the usual observation, as float.__float__ below gives it
+        return value
     if isinstance(value, bool):
         return bad(value)
     if isinstance(value, float):
@@ -43,7 +45,7 @@ def to_json(value, depth=0):
         for item in items:
             if len(out) == MAX_ITEMS:
                 return {"type": type_name(value), "repr": f"a {type_name(value)} of more than {MAX_ITEMS} items"}
-            out.append(to_json(item, depth + 1))
+            out.append(item if type(item) is float else to_json(item, depth + 1))
         return out
     return bad(value)
 
@@ -94,8 +96,7 @@ def safe_repr(value):
 class CappedText(io.TextIOBase):
     """Stands in for sys.stdout / sys.stderr during a case: keeps the first `cap` characters."""
 
-    def __init__(self, cap):
-        super().__init__()
+    def __init__(self, cap):  # no IOBase.__init__ to call: object's
         self.cap = cap
         self.parts = []
         self.size = 0
@@ -208,11 +209,11 @@ def loads(data):
     text = data.decode("utf-8") if isinstance(data, (bytes, bytearray)) else data
     if _scan is None:  # pragma: no cover
         return _json_package.loads(text)
-    start = len(text) - len(text.lstrip(_SPACE))
+    start = 0 if text[:1] == "{" else len(text) - len(text.lstrip(_SPACE))  # the parent's lines: no copy
     try:
         value, end = _scan(text, start)
     except StopIteration:
         raise ValueError("not JSON") from None
-    if text[end:].strip(_SPACE):
+    if end != len(text) and text[end:].strip(_SPACE):
         raise ValueError("extra data after the JSON value")
     return value

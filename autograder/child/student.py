@@ -260,6 +260,10 @@ def make_api(found, why):
     MissingPiece is an AttributeError, so getattr(api, "Neuron", None) is None.
     """
     class Api(types.SimpleNamespace):
+        # what the case programs ask an engine for with getattr(api, name, None) and a student's never has
+        # (the torch adapter's own mix, numpy grads: adapt.py sets grad_zero), found without __getattr__
+        native_mix = grad_zero = None
+
         def __getattr__(self, name):  # only called for attributes that are not there
             if name in why:
                 raise MissingPiece(why[name])

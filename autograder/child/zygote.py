@@ -9,9 +9,9 @@ itself, and is not dumpable (no ptrace, no /proc/<pid>/mem). Standard library on
 Per submission, on a "start" message on the control socket (a SOCK_SEQPACKET socket; the
 message brings the submission's four fds: job, result, stdout, stderr):
 
-    fork (A) -> unshare(PID, mount, IPC) -> fork (B: pid 1 of a new PID namespace) -> B mounts a fresh
-    /proc, a fresh tmpfs /tmp and /dev/shm, and binds only that submission's folder of the staging
-    folder over /submission, read-only -> fork (C: pid 2) -> C drops every capability (bounding set,
+    clone (B: pid 1 of new PID, mount and IPC namespaces; a fork with namespace flags, kernel.py) -> B
+    makes its mounts private, mounts a fresh /proc, a fresh tmpfs /tmp and /dev/shm, and binds only that
+    submission's folder of the staging folder over /submission, read-only -> fork (C: pid 2) -> C drops every capability (bounding set,
     ambient, inheritable), switches to uid/gid 65534 without groups, sets the rlimits, no_new_privs and
     the seccomp filter against new processes, closes all but its five fds, and runs main.py's loop.
 
@@ -23,10 +23,10 @@ bwrap's pid 1 does). A "reap" message kills B (if it is still there), reaps it a
 its exit status (and the CPU time the zygote and all it has reaped have used, for benchmarks).
 The control socket is closed in B and C before C runs main.py.
 """
-import ctypes
 import fcntl
 import gc
 import os
+import random  # noqa: F401  - what nearly every student's nn.py imports; reseeded in each fork (register_at_fork)
 import resource
 import socket
 import sys
@@ -35,84 +35,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import main  # noqa: E402  - the child's own imports, once: adapt, hooks, observe, student
+from kernel import (  # noqa: E402
+    CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC,
+    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, ctypes, drop_privileges, install_seccomp, libc,
+    prctl, set_rlimits)
 
 observe = main.observe
-CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWPID = 0x00020000, 0x08000000, 0x20000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = \
-    1, 2, 4, 8, 32, 4096, 16384, 1 << 18
-PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP = 4, 24, 38, 22
-PR_SET_CHILD_SUBREAPER, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 36, 47, 4
-SECCOMP_MODE_FILTER = 2
-NOBODY = 65534
 WORK, SUBMISSION = "/tmp", "/submission"
 PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus")
 SETUP_FAILED = 90  # B's or C's exit status when the sandbox could not be made (the zygote says why)
 HIGH_FD = 32       # where fds are kept out of the way of C's first five (and of what it dup2s there)
 FIRST_FD = 3       # C's fds: 0 /dev/null, 1 stdout, 2 stderr, 3 job, 4 result
-
-libc = ctypes.CDLL(None, use_errno=True)
-libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
-
-
-def _check(result, what):
-    if result != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"{what}: {os.strerror(errno)}")
-
-
-def mount(source, target, kind, flags, data=None):
-    enc = lambda s: None if s is None else s.encode()  # noqa: E731
-    _check(libc.mount(enc(source), enc(target), enc(kind), flags, enc(data)), f"mount {target}")
-
-
-def prctl(option, arg2=0, arg3=None, arg4=0, arg5=0):
-    _check(libc.prctl(option, arg2, arg3, arg4, arg5), f"prctl {option}")
-
-
-class _Fprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-
-class _CapHeader(ctypes.Structure):
-    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
-
-
-class _CapData(ctypes.Structure):
-    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
-
-
-def drop_privileges(last_cap):
-    """No capability in any set, uid and gid 65534, no groups; no_new_privs."""
-    for cap in range(last_cap + 1):
-        prctl(PR_CAPBSET_DROP, cap)
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
-    os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)  # clears the effective and permitted sets
-    header, data = _CapHeader(0x20080522, 0), (_CapData * 2)()  # _LINUX_CAPABILITY_VERSION_3: all zero
-    _check(libc.capset(ctypes.byref(header), data), "capset")
-    prctl(PR_SET_NO_NEW_PRIVS, 1)
-
-
-def install_seccomp(program):
-    if not program:
-        return
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = _Fprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
-
-
-def set_rlimits(rlimits):
-    for which, value in rlimits:
-        try:
-            _soft, hard = resource.getrlimit(which)
-            if hard != resource.RLIM_INFINITY:
-                value = min(value, hard)
-            resource.setrlimit(which, (value, value))
-        except (ValueError, OSError):
-            pass
-
 
 class Zygote:
     def __init__(self, control, seccomp, programs_dir):
@@ -120,6 +53,15 @@ class Zygote:
         self.inits = {}  # submission id -> B's pid (here)
         with open("/proc/sys/kernel/cap_last_cap") as f:
             self.last_cap = int(f.read())
+        ro = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC
+        self.fixed_mounts = [(None, b"/", None, MS_REC | MS_PRIVATE, None),  # nothing of B's reaches the zygote
+                             (b"proc", b"/proc", b"proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)]
+        for name in PROC_READ_ONLY:  # what this procfs has, a fresh one has
+            path = ("/proc/" + name).encode()
+            if os.path.exists(path):
+                self.fixed_mounts += [(path, path, None, MS_BIND | MS_REC, None), (None, path, None, ro, None)]
+        self.shm_mount = [(b"tmpfs", b"/dev/shm", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=1m,mode=1777")] \
+            if os.path.isdir("/dev/shm") else []
 
     def send(self, message, sock=None):
         (sock or self.control).send(observe.dumps(message).encode())
@@ -139,39 +81,22 @@ class Zygote:
                 self.reap(request["id"])
 
     def start(self, request, fds):
-        """A's fork; B's pid here once A has made the namespaces and forked it."""
+        """B, cloned straight into new PID, mount and IPC namespaces; its pid here. What B does is made
+        ready here (its mounts' arguments, its hello), so that B runs as little as it can: every page it
+        writes is a copy."""
         ident = request["id"]
-        read, write = os.pipe()
         try:
-            a = os.fork()
-        except OSError as err:
-            self.send({"id": ident, "error": f"fork: {err}"})
-            os.close(read), os.close(write)
-            return
-        if a == 0:
-            status = SETUP_FAILED
-            try:
-                os.close(read)
-                _check(libc.unshare(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC), "unshare")
-                mount(None, "/", None, MS_REC | MS_PRIVATE)
-                b = os.fork()
-                if b == 0:
-                    os.close(write)
-                    self.init(request, fds)  # never returns
-                os.write(write, str(b).encode())
-                status = 0
-            except BaseException as err:  # noqa: B036
-                self._say_error(ident, err)
-            finally:
-                os._exit(status)
-        os.close(write)
+            ready = self.mounts(request), observe.dumps_own({"id": ident, "hello": "init"}).encode()
+            b = clone_into(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)
+        except Exception as err:
+            self._say_error(ident, err)
+            b = None
+        if b == 0:
+            self.init(request, fds, *ready)  # never returns
         for fd in fds:
             os.close(fd)
-        os.waitpid(a, 0)
-        pid = os.read(read, 32)
-        os.close(read)
-        if pid:
-            self.inits[ident] = int(pid)
+        if b:
+            self.inits[ident] = b
 
     def _say_error(self, ident, err):
         try:
@@ -179,27 +104,27 @@ class Zygote:
         except BaseException:  # noqa: B036
             pass
 
-    def init(self, request, fds):
+    def mounts(self, request):
+        """B's mounts, in order, as libc.mount's arguments: its own private, a fresh /proc (sys, sysrq-trigger,
+        irq and bus read-only, as bwrap's --proc leaves them: those procfs has), /tmp, /dev/shm, the submission."""
+        folder = os.path.join(SUBMISSION, request["folder"]).encode()
+        return self.fixed_mounts + [
+            (b"tmpfs", WORK.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, f"size={request['tmpfs_bytes']},mode=1777".encode()),
+        ] + self.shm_mount + [
+            (folder, SUBMISSION.encode(), None, MS_BIND | MS_REC, None),
+            (None, SUBMISSION.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
+        ]
+
+    def init(self, request, fds, mounts, hello):
         """B: pid 1 of the submission's namespace: its mounts, then C; ends with C's status."""
-        ident = request["id"]
         try:
-            mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-            for name in PROC_READ_ONLY:  # as bwrap's --proc leaves them
-                path = "/proc/" + name
-                if os.path.exists(path):
-                    mount(path, path, None, MS_BIND | MS_REC)
-                    mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
-            size = f"size={request['tmpfs_bytes']},mode=1777"
-            mount("tmpfs", WORK, "tmpfs", MS_NOSUID | MS_NODEV, size)
-            if os.path.isdir("/dev/shm"):
-                mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1m,mode=1777")
-            folder = os.path.join(SUBMISSION, request["folder"])
-            mount(folder, SUBMISSION, None, MS_BIND | MS_REC)
-            mount(None, SUBMISSION, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-            self.send({"id": ident, "hello": "init"})
+            for source, target, kind, flags, data in mounts:
+                if libc.mount(source, target, kind, flags, data) != 0:
+                    raise OSError(ctypes.get_errno(), f"mount {target.decode()}: {os.strerror(ctypes.get_errno())}")
+            self.control.send(hello)
             c = os.fork()
         except BaseException as err:  # noqa: B036
-            self._say_error(ident, err)
+            self._say_error(request["id"], err)
             os._exit(SETUP_FAILED)
         if c == 0:
             self.child(request, fds)  # never returns
@@ -265,6 +190,9 @@ def preload(programs_dir):
     folder = programs_dir or os.path.join(HERE, "programs")
     names = sorted(name[:-3] for name in os.listdir(folder) if name.endswith(".py") and name != "__init__.py")
     main.load_programs(programs_dir, names)
+    # compile()'s one-time set-up (the AST node types, ~1 ms), made here once, not in every fork that compiles
+    # the student's files
+    compile("", "<zygote>", "exec")
 
 
 def serve(argv):

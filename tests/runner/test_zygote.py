@@ -96,6 +96,16 @@ def test_a_submission_sees_nothing_the_one_before_it_left(tmp_path):
     assert "seen: ['uid 65534'] pid 2 files ['micrograd']" in second.imports.output, second.imports.output
 
 
+def test_each_submission_draws_its_own_random_numbers(tmp_path):
+    """random, imported once by the zygote, is seeded afresh in every fork, as a fresh import would be: two
+    submissions forked one after the other don't draw the same numbers."""
+    zygote_level()
+    code = "import random\nprint('drew', random.random(), random.getrandbits(64))\n"
+    first, second = (run_cases(student(tmp_path, name, code), [], limits=LIMITS) for name in ("one", "two"))
+    assert first.imports.output.startswith("drew ") and second.imports.output.startswith("drew ")
+    assert first.imports.output != second.imports.output
+
+
 def test_a_submission_is_graded_the_same_with_and_without_the_zygote(tmp_path, monkeypatch):
     """Do the solutions get the same outcomes whether their child was forked or started by bwrap?"""
     from autograder.config import load_rubric

@@ -118,8 +118,21 @@ def backprop_op(api, node, known, reset=False):
     which are never entered. Returns 1.0 if there was such a graph, else 0.0. reset: the
     intermediate nodes' grads are set to 0 first (the operation's closures run again).
     """
-    order, seen = [], set(known)
-    stack = [(node, False)]
+    seen = set(known)
+    if id(node) in seen:
+        return 0.0
+    seen.add(id(node))
+    return backprop_from(api, node, seen, reset)
+
+
+def backprop_from(api, node, seen, reset=False):
+    """backprop_op where `seen`, the ids of the nodes never entered, holds node's own (the caller's set: it grows)."""
+    stack = [(node, True)]
+    stack.extend((child, False) for child in _children(api, node) if id(child) not in seen)
+    if len(stack) == 1:  # no graph underneath: the usual operation, its closure alone
+        node._backward()
+        return 0.0
+    order = []
     while stack:  # iterative post-order: children before parents
         n, done = stack.pop()
         if done:

@@ -8,7 +8,7 @@ operation written with other operations (tanh from exp, / and -) has a graph of
 its own under its result: the kit runs those closures too (backprop_op), and
 says so in the observation "composite" (1, else 0), which no golden holds.
 """
-from ._graph import ReturnedNone, backprop_op, build, seed
+from ._graph import ReturnedNone, backprop_from, backprop_op, build, seed
 
 # how a case writes each operation, and the method of the student's Value that computes it
 _WRITTEN = {"add": ("{l} + {r}", "__add__", "__radd__"), "mul": ("{l} * {r}", "__mul__", "__rmul__"),
@@ -178,8 +178,8 @@ def graph(api, p):
     root.grad = seed(api, p["upstream"])
     known = {id(x) for x in leaves} | {id(node) for node in nodes}
     composite = 0.0
-    for node in reversed(nodes):
-        composite = max(composite, backprop_op(api, node, known - {id(node)}))
+    for node in reversed(nodes):  # each node's closures down to the kit's nodes and the leaves (known, node too)
+        composite = max(composite, backprop_from(api, node, set(known)))
     return {
         "composite": composite,
         "out": root.data,
