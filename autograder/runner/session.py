@@ -47,13 +47,6 @@ MAX_PAYLOADS = 20_000                           # cases kept at most (a class's 
 
 
 @dataclass
-class _Tally:
-    """What the parent has read while awaiting one case: where the bytes stood, and the lines refused."""
-    start: int
-    refused: int = 0
-
-
-@dataclass
 class RunResult:
     imports: ImportOutcome
     outcomes: dict[str, CaseOutcome]     # case id -> outcome, for every case
@@ -105,6 +98,8 @@ class _Run:
         self.child_errors: list[str] = []
         self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
         self.stderr_mark = 0                    # the child's stderr before the case under way
+        self.start_bytes, self.refused = 0, 0   # bytes read before the awaited message, lines refused since
+        self.nonces = Nonces(0)                 # the running child's (one_child draws them)
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0
         self.endless = EndlessWatch()           # stops a case that computes far past the others
@@ -123,28 +118,28 @@ class _Run:
         _PAYLOADS[id(case)] = (case, payload)  # the case held: its id is not reused while it is here
         return payload
 
-    @classmethod
-    def _send(cls, child: Child, case: Case, nonces: Nonces) -> tuple[str, float]:
+    def _send(self, child: Child, case: Case) -> tuple[str, float]:
         """Send one case with a fresh nonce; (the nonce, when it was sent: its deadline's start)."""
-        nonce = nonces.take()
-        child.send(cls._payload(case) + nonce.encode() + b'"}\n')
+        nonce = self.nonces.take()
+        child.send(self._payload(case) + nonce.encode() + b'"}\n')
         return nonce, time.monotonic()
 
     def one_child(self, cases: list[Case]) -> list[Case]:
         """Run cases in one child until it finishes, hangs or dies; returns the cases still to run."""
-        nonces = Nonces(1 + len(cases))  # the header's, and each case's
-        nonce = nonces.take()
+        self.nonces = Nonces(1 + len(cases))  # this child's: the header's, and each case's
+        nonce = self.nonces.take()
         child = Child(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
         try:
             for case in cases:  # while the child starts
                 self._payload(case)
+            self._count_from(child)
             imports = self._await(child, min(time.monotonic() + self.limits.import_timeout, self.budget_end),
                                   self._import_line, nonce)
             if not isinstance(imports, ImportOutcome):
                 self._import_failed(child, imports, cases)
                 return []
             self.imports = self.imports or imports
-            sent = self._send(child, cases[0], nonces) if cases else None
+            sent = self._send(child, cases[0]) if cases else None
             for i, case in enumerate(cases):
                 nonce, start = sent
                 # what the child writes on stderr from here is this case's (the one before has answered)
@@ -153,7 +148,7 @@ class _Run:
                 if type(raw) is dict:
                     self.endless.answered(time.monotonic() - start)
                     if i + 1 < len(cases):  # at once: the child runs it while this result is parsed
-                        sent = self._send(child, cases[i + 1], nonces)
+                        sent = self._send(child, cases[i + 1])
                     self.outcomes[case.id] = self._parse(raw, case)
                     continue
                 if raw == TIMEOUT and time.monotonic() >= self.budget_end:
@@ -172,9 +167,9 @@ class _Run:
         """The case's answer, TIMEOUT, DEAD or FLOOD. A case still computing long past every case
         before it (endless.py) is stopped then, as a timeout that says so."""
         deadline = min(start + self.limits.case_timeout, self.budget_end)
-        tally = _Tally(child.received)
+        self._count_from(child)  # the flood bounds count across the case's waits
         raw, stopped = watched(self.endless, child.proc.pid, start, deadline,
-                               lambda until: self._await(child, until, answer, case.id, nonce, tally=tally), TIMEOUT)
+                               lambda until: self._await(child, until, answer, case.id, nonce), TIMEOUT)
         if stopped:
             self.early_stops[case.id] = self.endless.message()
         return raw
@@ -194,17 +189,21 @@ class _Run:
             "files": self.files,
         }
 
-    def _await(self, child: Child, deadline: float, accept: Callable[..., object], *args, tally: _Tally | None = None):
+    def _count_from(self, child: Child) -> None:
+        """Start the counts of what is read for one message (a case's, the imports'), whatever its waits."""
+        self.start_bytes, self.refused = child.received, 0
+
+    def _await(self, child: Child, deadline: float, accept: Callable[..., object], *args):
         """The first line `accept(line, *args)` takes (not None); TIMEOUT, DEAD or FLOOD. Lines it refuses
-        are ignored (and counted); past max_case_lines of them, or max_case_bytes read meanwhile, it is a
-        FLOOD: what the parent reads and keeps for one case is bounded whatever the child writes (tally:
-        what the earlier waits for the same case counted)."""
-        tally, limits = tally or _Tally(child.received), self.limits
+        are ignored (and counted); past max_case_lines of them, or max_case_bytes read since _count_from,
+        it is a FLOOD: what the parent reads and keeps for one case is bounded whatever the child writes,
+        however many waits it is awaited in (endless.watched's)."""
+        limits = self.limits
         while True:
             line = child.next_line(deadline)
             if type(line) is str:  # TIMEOUT or DEAD; a line is bytes
                 return line
-            if tally.refused > limits.max_case_lines or child.received - tally.start > limits.max_case_bytes:
+            if self.refused > limits.max_case_lines or child.received - self.start_bytes > limits.max_case_bytes:
                 return FLOOD
             try:
                 taken = accept(line, *args)
@@ -213,7 +212,7 @@ class _Run:
             if taken is not None:
                 return taken
             self.ignored += 1
-            tally.refused += 1
+            self.refused += 1
 
     def _import_line(self, line: bytes, nonce: str) -> ImportOutcome | None:
         raw = decode_line(line)
