@@ -9,11 +9,12 @@ itself, and is not dumpable (no ptrace, no /proc/<pid>/mem). Standard library on
 Per submission, on a "start" message on the control socket (a SOCK_SEQPACKET socket; the
 message brings the submission's four fds: job, result, stdout, stderr):
 
-    clone (B: pid 1 of new PID, mount and IPC namespaces; a fork with namespace flags, kernel.py) -> B
-    makes its mounts private, mounts a fresh /proc, a fresh tmpfs /tmp and /dev/shm, and binds only that
-    submission's folder of the staging folder over /submission, read-only -> fork (C: pid 2) -> C drops every capability (bounding set,
-    ambient, inheritable), switches to uid/gid 65534 without groups, sets the rlimits, no_new_privs and
-    the seccomp filter against new processes, closes all but its five fds, and runs main.py's loop.
+    clone (B: pid 1 of new PID, mount and IPC namespaces; a fork with namespace flags, kernel.py) -> fork
+    (C: pid 2; B only waits from then on) -> C, still with B's capabilities, makes the namespace's mounts
+    private, mounts a fresh /proc, a fresh tmpfs /tmp and /dev/shm, and binds only that submission's folder
+    of the staging folder over /submission, read-only; then drops every capability (bounding set, ambient,
+    inheritable), switches to uid/gid 65534 without groups, sets the rlimits, no_new_privs and the seccomp
+    filter against new processes, closes all but its five fds, and runs main.py's loop.
 
 B and C each say hello on the control socket before C runs anything of the student's: the
 kernel attaches their pids as the grader sees them (SO_PASSCRED), so the grader can watch C
@@ -81,12 +82,13 @@ class Zygote:
                 self.reap(request["id"])
 
     def start(self, request, fds):
-        """B, cloned straight into new PID, mount and IPC namespaces; its pid here. What B does is made
-        ready here (its mounts' arguments, its hello), so that B runs as little as it can: every page it
-        writes is a copy."""
+        """B, cloned straight into new PID, mount and IPC namespaces; its pid here. What B and C do first is
+        made ready here (the mounts' arguments, the hellos), so that B runs as little as it can before it
+        forks C: every page it writes is a copy, and each page it copied costs the fork more."""
         ident = request["id"]
         try:
-            ready = self.mounts(request), observe.dumps_own({"id": ident, "hello": "init"}).encode()
+            ready = self.mounts(request), *(observe.dumps_own({"id": ident, "hello": who}).encode()
+                                            for who in ("init", "child"))
             b = clone_into(CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC)
         except Exception as err:
             self._say_error(ident, err)
@@ -105,8 +107,9 @@ class Zygote:
             pass
 
     def mounts(self, request):
-        """B's mounts, in order, as libc.mount's arguments: its own private, a fresh /proc (sys, sysrq-trigger,
-        irq and bus read-only, as bwrap's --proc leaves them: those procfs has), /tmp, /dev/shm, the submission."""
+        """The namespace's mounts, in order, as libc.mount's arguments: its own private, a fresh /proc (sys,
+        sysrq-trigger, irq and bus read-only, as bwrap's --proc leaves them: those procfs has), /tmp, /dev/shm,
+        the submission."""
         folder = os.path.join(SUBMISSION, request["folder"]).encode()
         return self.fixed_mounts + [
             (b"tmpfs", WORK.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, f"size={request['tmpfs_bytes']},mode=1777".encode()),
@@ -115,19 +118,17 @@ class Zygote:
             (None, SUBMISSION.encode(), None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, None),
         ]
 
-    def init(self, request, fds, mounts, hello):
-        """B: pid 1 of the submission's namespace: its mounts, then C; ends with C's status."""
+    def init(self, request, fds, mounts, hello, child_hello):
+        """B: pid 1 of the submission's namespace: forks C at once (C makes the mounts, in the namespace they
+        share, before it drops its capabilities); ends with C's status."""
         try:
-            for source, target, kind, flags, data in mounts:
-                if libc.mount(source, target, kind, flags, data) != 0:
-                    raise OSError(ctypes.get_errno(), f"mount {target.decode()}: {os.strerror(ctypes.get_errno())}")
-            self.control.send(hello)
             c = os.fork()
+            if c == 0:
+                self.child(request, fds, mounts, child_hello)  # never returns
+            self.control.send(hello)
         except BaseException as err:  # noqa: B036
             self._say_error(request["id"], err)
             os._exit(SETUP_FAILED)
-        if c == 0:
-            self.child(request, fds)  # never returns
         self.control.close()
         for fd in fds:
             os.close(fd)
@@ -140,10 +141,13 @@ class Zygote:
                 code = os.waitstatus_to_exitcode(status)
                 os._exit(code if code >= 0 else 128 - code)
 
-    def child(self, request, fds):
-        """C: the submission's own process, without privileges, running main.py's loop."""
+    def child(self, request, fds, mounts, hello):
+        """C: the namespace's mounts, then the submission's own process, without privileges, running main.py's loop."""
         ident = request["id"]
         try:
+            for source, target, kind, flags, data in mounts:
+                if libc.mount(source, target, kind, flags, data) != 0:
+                    raise OSError(ctypes.get_errno(), f"mount {target.decode()}: {os.strerror(ctypes.get_errno())}")
             os.setsid()
             job, result, out, err = (fcntl.fcntl(fd, fcntl.F_DUPFD, HIGH_FD) for fd in fds)
             null = os.open("/dev/null", os.O_RDWR)
@@ -152,7 +156,7 @@ class Zygote:
             set_rlimits(request["rlimits"])
             drop_privileges(self.last_cap)
             os.chdir(WORK)
-            self.send({"id": ident, "hello": "child"})
+            self.control.send(hello)
             self.control.close()
             os.closerange(FIRST_FD + 2, 1 << 16)
             install_seccomp(self.seccomp)

@@ -106,6 +106,35 @@ def test_each_submission_draws_its_own_random_numbers(tmp_path):
     assert first.imports.output != second.imports.output
 
 
+TOUCH = """
+import os
+tried = []
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'nn.py')
+for what, act in (('write', lambda: open(here, 'a').write('# changed')), ('chmod', lambda: os.chmod(here, 0o666)),
+                  ('utime', lambda: os.utime(here, (0, 0))), ('link', lambda: os.link(here, '/tmp/nn-link')),
+                  ('rename', lambda: os.rename(here, here + '.moved')), ('unlink', lambda: os.unlink(here))):
+    try:
+        act()
+        tried.append(what + ' done')
+    except OSError:
+        tried.append(what + ' refused')
+print(tried)
+"""
+
+
+def test_a_submission_cant_change_its_staged_files_nor_the_graders(tmp_path):
+    """The staged files (hard links to the grader's where they can be) can't be written, chmod'ed, linked
+    elsewhere, renamed or removed from the child; the grader's own files stay as they were."""
+    zygote_level()
+    root = student(tmp_path, "toucher", TOUCH)
+    nn = root / "micrograd" / "nn.py"
+    before = (nn.read_bytes(), nn.stat().st_mode, nn.stat().st_mtime_ns)
+    run = run_cases(root, [], limits=LIMITS)
+    assert run.imports.output.strip() == str([f"{what} refused" for what in
+                                              ("write", "chmod", "utime", "link", "rename", "unlink")])
+    assert (nn.read_bytes(), nn.stat().st_mode, nn.stat().st_mtime_ns) == before
+
+
 def test_a_submission_is_graded_the_same_with_and_without_the_zygote(tmp_path, monkeypatch):
     """Do the solutions get the same outcomes whether their child was forked or started by bwrap?"""
     from autograder.config import load_rubric
