@@ -26,7 +26,7 @@ from autograder.batch.outputs import OutputFiles, Written, prewarm
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
 from autograder.batch.store import BatchRow, Store
-from autograder.batch.worker import GradeOne, grade_hidden, prepare_hidden
+from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
 from autograder.config import Rubric
 from autograder.errors import UserError
 from autograder.report.model import Report
@@ -112,11 +112,13 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
     jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
             for e in todo]
-    if jobs and grade_one is grade_hidden:
-        prepare_hidden(rubric)
-    if jobs and on_row is not None:
-        prewarm()  # the histogram's matplotlib, imported while the workers grade
+    courses = hidden_courses(rubric) if jobs and grade_one is grade_hidden else []  # a ConfigError now, once
     graded: dict[str, BatchRow] = {}  # by this run, as stored
+
+    def meanwhile() -> None:  # while the workers start
+        prepare_hidden(courses)
+        if jobs and on_row is not None:
+            prewarm()  # the histogram's matplotlib, imported while the workers grade
 
     def on_done(job: Job, report: Report | None, why: str | None) -> None:
         entry = by_student[job.student]
@@ -130,7 +132,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     try:
         with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
             executor.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
-                           on_done=on_done)
+                           on_done=on_done, meanwhile=meanwhile)
     except KeyboardInterrupt:
         done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
         message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
