@@ -39,8 +39,8 @@ def json_text(data) -> str:
 
 
 def _report_json(row: BatchRow) -> bytes:
-    from autograder.report.json_report import render_json
-    return render_json(row.report).encode("utf-8")
+    from autograder.report.json_text import indented_json  # render_json's text, its cases' made once a class
+    return indented_json(row.report).encode("utf-8")
 
 
 def _feedback_html(row: BatchRow) -> bytes:
@@ -87,7 +87,8 @@ SUMMARY_HTML = "summary.html"
 FORENSICS = "forensics.csv"
 
 STUDENT_EXPORTS: tuple[StudentExport, ...] = (
-    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py", "report/json_indent.py", "report/inert.py")),
+    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py", "report/json_text.py", "report/json_indent.py",
+                                                          "report/inert.py")),
     StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
                   renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/jinja_env.py",
                              "report/templates")),
