@@ -4,9 +4,9 @@
     indented_json(report)  render_json(report): reports/<id>.json (indent 2, made inert)
 
 A class's reports share most of their cases: a passed case, and every hidden one, reads the same in every
-report that has it. So each case's two texts are kept for the rest of the process, by the case's fields (a
-tuple: hashed and compared in C), and a report's texts are its own few keys around them: most of a class's cases are
-written once, not once per report. A case with a graph (a failed public case's numbers) is written each time.
+report that has it, and so does a failed case's graph where students made the same mistake. So each case's
+two texts are kept for the rest of the process, by the case's fields (a tuple: hashed and compared in C), and a
+report's texts are its own few keys around them: most of a class's cases are written once, not once per report.
 tests/report/test_json_text.py compares both with json_report's on every kind of report.
 """
 from __future__ import annotations
@@ -59,15 +59,15 @@ def _case_texts(report: Report) -> list[tuple[str, str]]:
     texts = []
     for task in report.tasks:
         for case in task.cases:
-            if case.graph is not None:  # the student's own numbers: not kept
-                texts.append(_made(case))
-                continue
-            key = _KEY(case)  # the case's every field but its graph (none), as one tuple: hashed in C
+            # a case's fields as one tuple, hashed and compared in C; a graph's numbers by their own text (0.0 and
+            # -0.0 are equal numbers, written differently)
+            key = _KEY(case) if case.graph is None else _compact(case_dict(case))
             found = _TEXTS.get(key)
             if found is None:
                 if len(_TEXTS) >= KEPT:
                     _TEXTS.clear()
-                found = _TEXTS[key] = _made(case)
+                data = case_dict(case)
+                found = _TEXTS[key] = _compact(data), inert_json(dumps_indented(data, depth=CASE_DEPTH))
             texts.append(found)
     _LAST[:] = [report, texts]  # the Report is held, so no other object can take its id meanwhile
     return texts
@@ -75,11 +75,6 @@ def _case_texts(report: Report) -> list[tuple[str, str]]:
 
 _KEY = attrgetter(*(f.name for f in fields(CaseResult) if f.name != "graph"))
 _LAST: list = []
-
-
-def _made(case: CaseResult) -> tuple[str, str]:
-    data = case_dict(case)
-    return _compact(data), inert_json(dumps_indented(data, depth=CASE_DEPTH))
 
 
 # json.dumps(x, ensure_ascii=False) is this encoder's encode(x): made once, not on every call as json.dumps does

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 
 from autograder.report.json_report import render_json, report_dict
 from autograder.report.json_text import compact_json, indented_json
-from autograder.report.model import CaseResult, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, GraphNode, Report, TaskResult
 from autograder.variants.model import Variant
 from test_every_report_renders import reports
 
@@ -43,3 +43,15 @@ def test_are_reports_without_tasks_or_cases_written_the_same():
                    Report("ben", 0.0, 1.0, (TaskResult("mul", "Mul", 0.0, 1.0),))):
         assert compact_json(report) == compact(report)
         assert indented_json(report) == render_json(report)
+
+
+def test_are_equal_numbers_written_differently_kept_apart():
+    """0.0 == -0.0, but JSON writes them differently: a graph kept for one must not stand for the other."""
+    def report(grad: float) -> Report:
+        graph = CaseGraph((GraphNode("a", 1.0, grad=grad, expected=1.0, wrong_grad=True),))
+        case = CaseResult("mul-1", "failed", "public", "wrong grad", "t", graph=graph)
+        return Report("ana", 0.0, 1.0, (TaskResult("mul", "Mul", 0.0, 1.0, (case,)),))
+
+    for grad in (0.0, -0.0, 0.0):
+        assert compact_json(report(grad)) == compact(report(grad))
+        assert indented_json(report(grad)) == render_json(report(grad))
