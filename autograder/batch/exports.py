@@ -77,8 +77,8 @@ def _forensics_csv(rows: Sequence[BatchRow], summary: dict) -> bytes:
 
 
 def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
-    from autograder.report.summary import histogram_png
-    return histogram_png(summary)
+    from autograder.batch.painter import draw  # drawn by the process that imported matplotlib meanwhile, if any
+    return draw(summary)
 
 
 REPORTS, FEEDBACK = "reports", "feedback"
@@ -100,7 +100,7 @@ CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py", "report/trouble.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
-    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),
+    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True),
     ClassExport(FORENSICS, _forensics_csv, renderers=("report/forensics_csv.py", "variants/forensics.py"),
                 only_with="forensics"),
 )

@@ -14,8 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
-import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -102,7 +100,7 @@ class OutputFiles:
                 continue
             if export.costly:  # rendered only when the summary changed
                 self._files.write(export.name, _inputs(export.name, summary_key),
-                                  lambda render=export.render: _costly(render, rows, written.summary))
+                                  lambda render=export.render: render(rows, written.summary))
             else:
                 self._files.write_bytes(export.name, export.render(rows, written.summary))
         removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
@@ -187,33 +185,3 @@ def _stat(path: Path) -> str:
     except OSError:
         return ""
     return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
-
-
-def _costly(render, rows, summary) -> bytes:
-    _prewarmed()  # the histogram's matplotlib, imported in the background meanwhile
-    return render(rows, summary)
-
-
-_PREWARM: list[threading.Thread] = []
-
-
-def prewarm() -> None:
-    """Import matplotlib (~0.8 s) in a background thread while submissions are graded, rather
-    than after the last one; the histogram waits for it (so no two threads import it at once)."""
-    if not _PREWARM and "matplotlib.figure" not in sys.modules:
-        thread = threading.Thread(target=_import_matplotlib, name="autograder-prewarm", daemon=True)
-        _PREWARM.append(thread)
-        thread.start()
-
-
-def _import_matplotlib() -> None:
-    try:
-        import matplotlib.backends.backend_agg  # noqa: F401
-        import matplotlib.figure  # noqa: F401
-    except Exception:  # the histogram will say what is wrong, in the main thread
-        pass
-
-
-def _prewarmed() -> None:
-    while _PREWARM:
-        _PREWARM.pop().join()

@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import signal
-import threading
 from collections import deque
-from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -27,6 +24,7 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
+from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_started, rubric_fields, start_worker
 
 STOP_WAIT = 5.0  # seconds, after a Ctrl-C, for the results the stopped workers had sent
@@ -75,7 +73,7 @@ class _Pool:
         self.taken = context.Value("i", 0)          # how many workers have taken a slot
         self.executor = ProcessPoolExecutor(max_workers=width, mp_context=context, initializer=start_worker,
                                             initargs=(self.slots, self.taken, grade_one, fields))
-        with _sigint_blocked():  # workers are born deaf to Ctrl-C
+        with sigint_blocked():  # workers are born deaf to Ctrl-C
             for _ in range(width):  # each submit starts a worker (spawned lazily): all start warming now
                 self.executor.submit(int)
 
@@ -103,7 +101,7 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
             # the idle workers get their next submissions first: storing these (the feedback pages,
             # their pictures) then runs while they grade, not while they wait. A Ctrl-C meanwhile (or
             # from a submission just started) waits until they are stored: none is graded twice
-            with _sigint_deferred():
+            with sigint_deferred():
                 finished = _results(done, running, broken)
                 _fill(pool.executor, pending, running, width, broken, grade_one, fields, seqs)
                 for job, report, why in finished:
@@ -161,39 +159,6 @@ def _fill(pool: ProcessPoolExecutor, pending: deque[Job], running: dict[Future, 
         except BrokenProcessPool:  # it broke before this job started: not a suspect
             pending.appendleft(job)
             return
-
-
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """A Ctrl-C (SIGINT) that comes meanwhile takes effect at the end, not halfway through: the
-    handler is swapped for one that notes it (a block would not do: the pool's own threads take
-    the signal then, and Python runs its handler in the main thread all the same)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if caught and callable(old):
-        old(signal.SIGINT, None)  # Python's own: KeyboardInterrupt
-
-
-@contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT while a worker may be started: the block is inherited, so a Ctrl-C while
-    the worker is still importing (before ignore_sigint runs) prints no traceback from it.
-    The parent's own Ctrl-C stays pending and arrives the moment the block is lifted."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -22,7 +22,8 @@ from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import grade_key
-from autograder.batch.outputs import OutputFiles, Written, prewarm
+from autograder.batch import painter
+from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
 from autograder.batch.store import BatchRow, Store
@@ -96,6 +97,8 @@ def grade_batch(
             store.set_outputs(files.record)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
+    finally:
+        painter.stop()
     return BatchResult(rows, graded, len(entries) - graded, out_dir, written)
 
 
@@ -118,7 +121,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     def meanwhile() -> None:  # while the workers start
         prepare_hidden(courses)
         if jobs and on_row is not None:
-            prewarm()  # the histogram's matplotlib, imported while the workers grade
+            painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
 
     def on_done(job: Job, report: Report | None, why: str | None) -> None:
         entry = by_student[job.student]

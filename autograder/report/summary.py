@@ -27,7 +27,6 @@ SCHEMA history:
 """
 from __future__ import annotations
 
-import io
 import statistics
 from collections import Counter
 from itertools import chain
@@ -38,6 +37,7 @@ from typing import Sequence
 from autograder.diagnosis.catalogue import RETEACH
 from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
+from autograder.report.histogram import histogram_png
 from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
@@ -227,27 +227,6 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
 def write_histogram(summary: dict, path: Path) -> None:
     """Draw summary["histogram"] as a PNG file, written atomically."""
     write_bytes_atomic(path, histogram_png(summary))
-
-
-def histogram_png(summary: dict) -> bytes:
-    """summary["histogram"] as PNG bytes (matplotlib's Agg canvas, no GUI, no global state)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    edges, counts = summary["histogram"]["edges"], summary["histogram"]["counts"]
-    fig = Figure(figsize=(6, 3.5), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    ax.bar(edges[:-1], counts, width=[b - a for a, b in zip(edges, edges[1:])], align="edge",
-           color="#4285f4", edgecolor="white")
-    ax.set_xlabel(f"score (out of {_fmt(summary['max_score'])})")
-    ax.set_ylabel("submissions")
-    ax.set_title(f"Scores of {summary['submissions']} submission(s)")
-    ax.yaxis.get_major_locator().set_params(integer=True)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
 
 
 def _round(x: float) -> float:
