@@ -30,6 +30,7 @@ class ClassExport:
     render: Callable[[Sequence[BatchRow], dict], bytes]   # (rows, summary) -> its bytes
     renderers: tuple[str, ...] = ()
     costly: bool = False                         # rendered only when the summary changed (a PNG)
+    ahead: Callable[[dict], None] | None = None  # (summary): have it made elsewhere while the others are written
     only_with: str = ""                          # written only when the summary has this key ("forensics")
 
 
@@ -81,6 +82,11 @@ def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
     return draw(summary)
 
 
+def _histogram_ahead(summary: dict) -> None:
+    from autograder.batch.painter import ask
+    ask(summary)
+
+
 REPORTS, FEEDBACK = "reports", "feedback"
 GRADEBOOK, SUMMARY_JSON, SUMMARY_MD, HISTOGRAM = "gradebook.csv", "summary.json", "summary.md", "score_histogram.png"
 SUMMARY_HTML = "summary.html"
@@ -100,7 +106,8 @@ CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py", "report/trouble.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
-    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True),
+    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True,
+                ahead=_histogram_ahead),
     ClassExport(FORENSICS, _forensics_csv, renderers=("report/forensics_csv.py", "variants/forensics.py"),
                 only_with="forensics"),
 )

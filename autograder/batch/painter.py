@@ -24,7 +24,7 @@ from autograder.batch.sigint import sigint_blocked
 PAINTER_MIN = 20        # submissions to grade for a painter of its own
 READY_SECONDS = 0.5     # how long a painter still importing is awaited at the end, before drawing here
 DRAW_SECONDS = 5.0      # how long its drawing is awaited (at normal priority: ~0.07 s)
-_STARTED: list = []     # the painter (its connection and process), or the importing thread
+_STARTED: list = []     # the painter, or the importing thread
 
 
 def start(count: int) -> None:
@@ -32,37 +32,45 @@ def start(count: int) -> None:
     if _STARTED:
         return
     if count >= PAINTER_MIN and hasattr(os, "sched_setscheduler"):
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        process = context.Process(target=_paint, args=(theirs,), name="autograder-histogram", daemon=True)
-        with sigint_blocked():  # born deaf to Ctrl-C: the grading process stops it
-            process.start()
-        theirs.close()
-        _STARTED.append((ours, process))
+        _STARTED.append(_Painter())
     else:
         thread = threading.Thread(target=_import, name="autograder-prewarm", daemon=True)
         thread.start()
         _STARTED.append(thread)
 
 
+def ask(summary: dict) -> None:
+    """Have the painter, if there is one, start drawing now: the grading process writes the other class
+    files meanwhile."""
+    from autograder.report.histogram import DRAWN_FROM
+
+    if _STARTED and isinstance(_STARTED[0], _Painter) and not _STARTED[0].asked:
+        painter = _STARTED[0]
+        try:
+            painter.conn.send({key: summary[key] for key in DRAWN_FROM})
+            painter.asked = True
+        except OSError:  # it died: drawn here
+            pass
+
+
 def draw(summary: dict) -> bytes:
     """The histogram's PNG: the painter's, if it answers in time, else drawn here."""
-    from autograder.report.histogram import DRAWN_FROM, histogram_png
+    from autograder.report.histogram import histogram_png
 
+    ask(summary)
     started = _STARTED.pop() if _STARTED else None
     if isinstance(started, threading.Thread):
         started.join()  # no two threads import matplotlib at once
     elif started is not None:
-        ours, process = started
+        conn = started.conn
         try:
-            ours.send({key: summary[key] for key in DRAWN_FROM})
             # it says whether matplotlib imported: long since, in a class of any size on an idle enough machine
-            if ours.poll(READY_SECONDS) and ours.recv() and ours.poll(DRAW_SECONDS):
-                return ours.recv_bytes()
+            if started.asked and conn.poll(READY_SECONDS) and conn.recv() and conn.poll(DRAW_SECONDS):
+                return conn.recv_bytes()
         except (EOFError, OSError):  # it died: drawn here, where what is wrong is said
             pass
         finally:
-            _end(ours, process)
+            started.end()
     return histogram_png(summary)
 
 
@@ -70,16 +78,28 @@ def stop() -> None:
     """The batch is over: a painter not asked to draw (the histogram was up to date) ends now."""
     while _STARTED:
         started = _STARTED.pop()
-        if not isinstance(started, threading.Thread):
-            _end(*started)
+        if isinstance(started, _Painter):
+            started.end()
 
 
-def _end(ours, process) -> None:
-    ours.close()  # a waiting painter reads the end and exits
-    process.join(timeout=1)
-    if process.is_alive():
-        process.kill()
-        process.join()
+class _Painter:
+    """The painter process, our end of its pipe, and whether it was asked to draw."""
+
+    def __init__(self):
+        context = multiprocessing.get_context("spawn")
+        self.conn, theirs = context.Pipe()
+        self.process = context.Process(target=_paint, args=(theirs,), name="autograder-histogram", daemon=True)
+        with sigint_blocked():  # born deaf to Ctrl-C: the grading process stops it
+            self.process.start()
+        theirs.close()
+        self.asked = False
+
+    def end(self) -> None:
+        self.conn.close()  # a waiting painter reads the end and exits
+        self.process.join(timeout=1)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
 
 
 def _paint(conn) -> None:

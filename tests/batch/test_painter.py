@@ -12,14 +12,16 @@ SUMMARY = {"histogram": {"edges": [i * 1.5 for i in range(11)], "counts": [0, 1,
 def test_is_the_painters_picture_the_one_drawn_here(monkeypatch):
     monkeypatch.setattr(painter, "READY_SECONDS", 120.0)  # its import at idle priority: waited for, here
     painter.start(painter.PAINTER_MIN)
-    [(_, process)] = painter._STARTED
+    [started] = painter._STARTED
+    process = started.process
     assert painter.draw(SUMMARY) == histogram_png(SUMMARY)
     assert not process.is_alive() and not painter._STARTED
 
 
 def test_is_the_picture_drawn_here_when_the_painter_died():
     painter.start(painter.PAINTER_MIN)
-    [(_, process)] = painter._STARTED
+    [started] = painter._STARTED
+    process = started.process
     process.kill()
     process.join()
     assert painter.draw(SUMMARY) == histogram_png(SUMMARY)
@@ -27,7 +29,8 @@ def test_is_the_picture_drawn_here_when_the_painter_died():
 
 def test_does_a_painter_not_asked_to_draw_end_with_the_batch():
     painter.start(painter.PAINTER_MIN)
-    [(_, process)] = painter._STARTED
+    [started] = painter._STARTED
+    process = started.process
     painter.stop()
     assert not process.is_alive() and not painter._STARTED
 
