@@ -28,7 +28,6 @@ from autograder.batch.exports import (
     json_text,
     renderers,
 )
-from autograder.report.summary import build_summary
 
 _KIT = Path(__file__).resolve().parent.parent
 
@@ -87,6 +86,8 @@ class OutputFiles:
 
     def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = ()) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary."""
+        from autograder.report.summary import build_summary  # the class's only: not imported before grading
+
         out_dir = self.out_dir
         written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
                           out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML,
