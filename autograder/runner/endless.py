@@ -54,6 +54,11 @@ class EndlessWatch:
         relative = FACTOR * self.slowest
         return Look(sent + max(QUIET_FLOOR, relative), True), Look(sent + max(FLOOR, relative), False)
 
+    def first_look(self, sent: float) -> float | None:
+        """When the first look is due (the looks' own objects are made only once it is: most cases answer
+        before), or None before any case answered."""
+        return sent + max(QUIET_FLOOR, FACTOR * self.slowest) if self.slowest > 0 else None
+
     def early_deadline(self, sent: float) -> float | None:
         """The last look's time (the one that stops any case still computing), or None before any answered."""
         looks = self.looks(sent)
@@ -135,6 +140,12 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
     """A case's answer awaited until `deadline` (`wait(until)` gives it, or `timeout` when `until` comes
     first), the process looked at as `watch` says, its answer still awaited while it is: (the answer or
     `timeout`, whether it was stopped early)."""
+    first = watch.first_look(sent)
+    if first is None or first >= deadline:
+        return wait(deadline), False
+    raw = wait(first)
+    if raw != timeout:
+        return raw, False
     for look in watch.looks(sent):
         if look.when >= deadline:
             break

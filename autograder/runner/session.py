@@ -64,14 +64,11 @@ def run_cases(
     forbidden: Sequence[str] = DEFAULT_FORBIDDEN,
     allowed: Sequence[str] = DEFAULT_ALLOWED,
 ) -> RunResult:
-    """Run `cases` on the `micrograd` package in student_root.
-
-    files: module -> the name the student knows the file by ("engine" -> "hw3.py"),
-    for messages (Prepared.files); programs_dir: another folder of case programs. The
-    sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
-    allowed: the installed packages the child may import (the only ones it sees); forbidden:
-    the ones it is told it must not.
-    """
+    """Run `cases` on the `micrograd` package in student_root. files: module -> the name the student knows
+    the file by ("engine" -> "hw3.py"), for messages (Prepared.files); programs_dir: another folder of case
+    programs. The sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
+    allowed: the installed packages the child may import (the only ones it sees); forbidden: the ones it is
+    told it must not."""
     level = current_level()
     run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level,
                [name for name in allowed if name not in forbidden])
@@ -191,11 +188,12 @@ class _Run:
 
     def _count_from(self, child: Child) -> None:
         """Start the counts of what is read for one message (a case's, the imports'), whatever its waits."""
-        self.start_bytes, self.refused = child.received, 0
+        self.start_bytes, self.refused, self.dropped_from = child.received, 0, child.flooded
 
     def _await(self, child: Child, deadline: float, accept: Callable[..., object], *args):
         """The first line `accept(line, *args)` takes (not None); TIMEOUT, DEAD or FLOOD. Lines it refuses
-        are ignored (and counted); past max_case_lines of them, or max_case_bytes read since _count_from,
+        are ignored (and counted, with those the full queue dropped unread: the verdict is the same however fast
+        the lines came); past max_case_lines of them, or max_case_bytes read since _count_from,
         it is a FLOOD: what the parent reads and keeps for one case is bounded whatever the child writes,
         however many waits it is awaited in (endless.watched's)."""
         limits = self.limits
@@ -203,7 +201,7 @@ class _Run:
             line = child.next_line(deadline)
             if type(line) is str:  # TIMEOUT or DEAD; a line is bytes
                 return line
-            if self.refused > limits.max_case_lines or child.received - self.start_bytes > limits.max_case_bytes:
+            if child.received - self.start_bytes > limits.max_case_bytes:
                 return FLOOD
             try:
                 taken = accept(line, *args)
@@ -213,6 +211,8 @@ class _Run:
                 return taken
             self.ignored += 1
             self.refused += 1
+            if self.refused + child.flooded - self.dropped_from > limits.max_case_lines:  # dropped unread: refused too
+                return FLOOD
 
     def _import_line(self, line: bytes, nonce: str) -> ImportOutcome | None:
         raw = decode_line(line)
