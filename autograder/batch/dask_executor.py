@@ -15,7 +15,7 @@ import tempfile
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from autograder import __version__
 from autograder.batch.pool import WORKER_DIED, Job, OnDone
@@ -36,7 +36,9 @@ class DaskCluster:
     connect_seconds: float = 10.0  # how long a scheduler that doesn't answer is tried before the one line
 
     def grade(self, jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, rubric: Rubric,
-              on_done: OnDone) -> None:
+              on_done: OnDone, meanwhile: Callable[[], None] | None = None) -> None:
+        if meanwhile is not None:
+            meanwhile()
         client = _connect(self.address, self.connect_seconds)
         try:
             _check_workers(client, self.address)

@@ -10,7 +10,7 @@ an existing cluster's scheduler here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from autograder.batch.pool import Job, OnDone, grade_parallel
 from autograder.batch.worker import GradeOne
@@ -24,7 +24,9 @@ class ExecutorError(UserError):
 
 class Executor(Protocol):
     def grade(self, jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, rubric: Rubric,
-              on_done: OnDone) -> None: ...
+              on_done: OnDone, meanwhile: Callable[[], None] | None = None) -> None:
+        """meanwhile: what the caller prepares before any job runs (the goldens), called once, while the
+        executor starts up where it can."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,8 @@ class LocalPool:
     """The embedded process pool: `workers` processes on this machine."""
 
     def grade(self, jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, rubric: Rubric,
-              on_done: OnDone) -> None:
-        grade_parallel(jobs, workers=workers, grade_one=grade_one, rubric=rubric, on_done=on_done)
+              on_done: OnDone, meanwhile: Callable[[], None] | None = None) -> None:
+        grade_parallel(jobs, workers=workers, grade_one=grade_one, rubric=rubric, on_done=on_done, meanwhile=meanwhile)
 
 
 LOCAL = LocalPool()

@@ -30,6 +30,7 @@ class ClassExport:
     render: Callable[[Sequence[BatchRow], dict], bytes]   # (rows, summary) -> its bytes
     renderers: tuple[str, ...] = ()
     costly: bool = False                         # rendered only when the summary changed (a PNG)
+    ahead: Callable[[dict], None] | None = None  # (summary): have it made elsewhere while the others are written
     only_with: str = ""                          # written only when the summary has this key ("forensics")
 
 
@@ -39,8 +40,8 @@ def json_text(data) -> str:
 
 
 def _report_json(row: BatchRow) -> bytes:
-    from autograder.report.json_report import render_json
-    return render_json(row.report).encode("utf-8")
+    from autograder.report.json_text import indented_json  # render_json's text, its cases' made once a class
+    return indented_json(row.report).encode("utf-8")
 
 
 def _feedback_html(row: BatchRow) -> bytes:
@@ -77,8 +78,13 @@ def _forensics_csv(rows: Sequence[BatchRow], summary: dict) -> bytes:
 
 
 def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
-    from autograder.report.summary import histogram_png
-    return histogram_png(summary)
+    from autograder.batch.painter import draw  # drawn by the process that imported matplotlib meanwhile, if any
+    return draw(summary)
+
+
+def _histogram_ahead(summary: dict) -> None:
+    from autograder.batch.painter import ask
+    ask(summary)
 
 
 REPORTS, FEEDBACK = "reports", "feedback"
@@ -87,7 +93,8 @@ SUMMARY_HTML = "summary.html"
 FORENSICS = "forensics.csv"
 
 STUDENT_EXPORTS: tuple[StudentExport, ...] = (
-    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py", "report/json_indent.py", "report/inert.py")),
+    StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py", "report/json_text.py", "report/json_indent.py",
+                                                          "report/inert.py")),
     StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
                   renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/jinja_env.py",
                              "report/templates")),
@@ -99,7 +106,8 @@ CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py", "report/trouble.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
-    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py",), costly=True),
+    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True,
+                ahead=_histogram_ahead),
     ClassExport(FORENSICS, _forensics_csv, renderers=("report/forensics_csv.py", "variants/forensics.py"),
                 only_with="forensics"),
 )

@@ -14,8 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
-import threading
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -30,7 +28,6 @@ from autograder.batch.exports import (
     json_text,
     renderers,
 )
-from autograder.report.summary import build_summary
 
 _KIT = Path(__file__).resolve().parent.parent
 
@@ -89,20 +86,26 @@ class OutputFiles:
 
     def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = ()) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary."""
+        from autograder.report.summary import build_summary  # the class's only: not imported before grading
+
         out_dir = self.out_dir
         written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
                           out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML,
                           build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
                                         intake=intake))
+        summary_key = _sha(json_text(written.summary))
+        for export in CLASS_EXPORTS:  # a costly file made elsewhere (the histogram's painter) starts first
+            if export.ahead and (not export.only_with or export.only_with in written.summary) \
+                    and not self._files.current(export.name, _inputs(export.name, summary_key)):
+                export.ahead(written.summary)
         for row in rows:
             self.write_student(row)
-        summary_key = _sha(json_text(written.summary))
         for export in CLASS_EXPORTS:
             if export.only_with and export.only_with not in written.summary:
                 continue
             if export.costly:  # rendered only when the summary changed
                 self._files.write(export.name, _inputs(export.name, summary_key),
-                                  lambda render=export.render: _costly(render, rows, written.summary))
+                                  lambda render=export.render: render(rows, written.summary))
             else:
                 self._files.write_bytes(export.name, export.render(rows, written.summary))
         removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
@@ -118,15 +121,18 @@ class _Files:
         self.now: dict[str, tuple[str, str]] = {}   # the record after this run
         self.this_run: set[str] = set()             # every file written or found up to date by this run
 
+    def current(self, rel: str, inputs: str | None) -> bool:
+        """Is root/rel up to date: made from these inputs, and untouched since?"""
+        old = self.now.get(rel) or self.known.get(rel)
+        return inputs is not None and old is not None and old[0] == inputs and old[1] == _stat(self.root / rel)
+
     def write(self, rel: str, inputs: str | None, render: Callable[[], bytes]) -> bool:
         """Write root/rel from render() unless it is up to date; inputs None: always write."""
-        path = self.root / rel
         self.this_run.add(rel)
-        if inputs is not None:
-            old = self.now.get(rel) or self.known.get(rel)
-            if old is not None and old[0] == inputs and old[1] == _stat(path):
-                self.now[rel] = old
-                return False
+        if self.current(rel, inputs):
+            self.now[rel] = self.now.get(rel) or self.known[rel]
+            return False
+        path = self.root / rel
         write_bytes_atomic(path, render())
         if inputs is not None:
             self.now[rel] = (inputs, _stat(path))
@@ -187,33 +193,3 @@ def _stat(path: Path) -> str:
     except OSError:
         return ""
     return f"{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
-
-
-def _costly(render, rows, summary) -> bytes:
-    _prewarmed()  # the histogram's matplotlib, imported in the background meanwhile
-    return render(rows, summary)
-
-
-_PREWARM: list[threading.Thread] = []
-
-
-def prewarm() -> None:
-    """Import matplotlib (~0.8 s) in a background thread while submissions are graded, rather
-    than after the last one; the histogram waits for it (so no two threads import it at once)."""
-    if not _PREWARM and "matplotlib.figure" not in sys.modules:
-        thread = threading.Thread(target=_import_matplotlib, name="autograder-prewarm", daemon=True)
-        _PREWARM.append(thread)
-        thread.start()
-
-
-def _import_matplotlib() -> None:
-    try:
-        import matplotlib.backends.backend_agg  # noqa: F401
-        import matplotlib.figure  # noqa: F401
-    except Exception:  # the histogram will say what is wrong, in the main thread
-        pass
-
-
-def _prewarmed() -> None:
-    while _PREWARM:
-        _PREWARM.pop().join()

@@ -1,19 +1,21 @@
 """Grade submissions in worker processes, whatever one of them does.
 
-Each worker grades whole submissions. A worker that dies (killed, out of
-memory, os._exit) breaks the whole pool and fails every submission in flight,
-so at most `workers` are in flight at once; after a break the pool is rebuilt,
-the submissions that were in flight are retried one at a time, and only one
-that kills its worker on its own gets a crash row. Every job is reported to
-`on_done` exactly once, in the parent process.
+Each worker grades whole submissions, and has its next one handed over ahead (AHEAD per worker), so it
+never waits for the parent to store the last. Each says in a shared array which job it has started
+(worker.grade_started). A worker that dies (killed, out of memory, os._exit) breaks the whole pool and
+fails every job handed over; those not yet started go back to the queue, and the started ones, at most
+`workers`, are the suspects: after a break the pool is rebuilt, the suspects are retried one at a time,
+and only one that kills its worker on its own gets a crash row. Every job is reported to `on_done`
+exactly once, in the parent process.
+
+Workers start warm (worker.start_worker: the kit imported, the sandbox probed, its zygote started),
+and the first pool's start overlaps what the caller prepares meanwhile (the goldens).
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing
-import signal
-import threading
 from collections import deque
-from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -22,8 +24,11 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
-from autograder.batch.worker import GradeOne, grade_job, ignore_sigint, rubric_fields
+from autograder.batch.sigint import sigint_blocked, sigint_deferred
+from autograder.batch.worker import GradeOne, grade_started, rubric_fields, start_worker
 
+STOP_WAIT = 5.0  # seconds, after a Ctrl-C, for the results the stopped workers had sent
+AHEAD = 1  # jobs handed over per worker beyond the one it grades: ready the moment it finishes
 WORKER_DIED = ("the grading process died while grading this submission "
                "(killed, out of memory, or it exited); nothing was recorded for it")
 
@@ -39,12 +44,18 @@ OnDone = Callable[[Job, "Report | None", "str | None"], None]
 
 
 def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, rubric: Rubric,
-                   on_done: OnDone) -> None:
-    """Grade every job; call on_done(job, report, None) or on_done(job, None, why) for each."""
+                   on_done: OnDone, meanwhile: Callable[[], None] | None = None) -> None:
+    """Grade every job; call on_done(job, report, None) or on_done(job, None, why) for each.
+    meanwhile: called once the first pool's workers are starting, before any job is handed over."""
     pending = deque(jobs)
     fields = rubric_fields(rubric)
+    if not pending:
+        if meanwhile is not None:
+            meanwhile()
+        return
     while pending:
-        in_flight = _run_pool(pending, min(workers, len(pending)), grade_one, fields, on_done)
+        in_flight = _run_pool(pending, min(workers, len(pending)), grade_one, fields, on_done, meanwhile)
+        meanwhile = None
         if len(in_flight) == 1:
             on_done(in_flight[0], None, WORKER_DIED)
         elif in_flight:  # any of them may have killed the pool: try each alone
@@ -53,89 +64,101 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
                     on_done(job, None, WORKER_DIED)
 
 
-def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict, on_done: OnDone) -> list[Job]:
-    """Grade from `pending` until it is empty ([]) or the pool breaks (the jobs then in flight)."""
-    pool = ProcessPoolExecutor(max_workers=max(1, width), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=ignore_sigint)
-    running: dict[Future, Job] = {}
-    broken: list[Job] = []
+class _Pool:
+    """A process pool whose workers each say, in a shared array, which job they have started."""
+
+    def __init__(self, width: int, grade_one: GradeOne, fields: dict):
+        context = multiprocessing.get_context("spawn")
+        self.slots = context.RawArray("q", width)   # per worker: the seq of the job it started (0: none yet)
+        self.taken = context.Value("i", 0)          # how many workers have taken a slot
+        self.executor = ProcessPoolExecutor(max_workers=width, mp_context=context, initializer=start_worker,
+                                            initargs=(self.slots, self.taken, grade_one, fields))
+        with sigint_blocked():  # workers are born deaf to Ctrl-C
+            for _ in range(width):  # each submit starts a worker (spawned lazily): all start warming now
+                self.executor.submit(int)
+
+    def started(self) -> set[int] | None:
+        """The seqs of the jobs the workers have started; None when that can't be told (a worker past its slots)."""
+        with self.taken.get_lock():
+            if self.taken.value > len(self.slots):
+                return None
+        return set(self.slots[:])
+
+
+def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict, on_done: OnDone,
+              meanwhile: Callable[[], None] | None = None) -> list[Job]:
+    """Grade from `pending` until it is empty ([]) or the pool breaks (the jobs then started)."""
+    pool = _Pool(max(1, width), grade_one, fields)
+    running: dict[Future, tuple[Job, int]] = {}
+    broken: list[tuple[Job, int]] = []
+    seqs = itertools.count(1)
     try:
-        while pending or running:
-            _fill(pool, pending, running, width, broken, grade_one, fields)
-            if not running:
-                break
+        if meanwhile is not None:
+            meanwhile()
+        _fill(pool.executor, pending, running, width, broken, grade_one, fields, seqs)
+        while running:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
-            finished = []
-            for future in done:
-                job = running.pop(future)
-                try:
-                    report, why = future.result()
-                except BrokenProcessPool:
-                    broken.append(job)
-                    continue
-                except Exception as err:  # e.g. a report that could not be sent back
-                    report, why = None, f"grading crashed: {type(err).__name__}: {err}"
-                finished.append((job, report, why))
             # the idle workers get their next submissions first: storing these (the feedback pages,
             # their pictures) then runs while they grade, not while they wait. A Ctrl-C meanwhile (or
             # from a submission just started) waits until they are stored: none is graded twice
-            with _sigint_deferred():
-                _fill(pool, pending, running, width, broken, grade_one, fields)
+            with sigint_deferred():
+                finished = _results(done, running, broken)
+                _fill(pool.executor, pending, running, width, broken, grade_one, fields, seqs)
                 for job, report, why in finished:
                     on_done(job, report, why)
-            if broken and not running:
-                break
-    except BaseException:  # Ctrl-C or a failing on_done: stop the workers now
-        _stop(pool)
+    except KeyboardInterrupt:  # Ctrl-C: stop the workers now, keeping what they had sent back
+        _stop(pool.executor)
+        wait(running, timeout=STOP_WAIT)
+        for job, report, why in _results([f for f in running if f.done() and not f.cancelled()], running, []):
+            on_done(job, report, why)
         raise
-    pool.shutdown(wait=True, cancel_futures=True)
-    return broken
+    except BaseException:  # a failing on_done: stop the workers now
+        _stop(pool.executor)
+        raise
+    pool.executor.shutdown(wait=True, cancel_futures=True)
+    return _suspects(broken, pool.started(), pending)
 
 
-def _fill(pool: ProcessPoolExecutor, pending: deque[Job], running: dict[Future, Job], width: int,
-          broken: list[Job], grade_one: GradeOne, fields: dict) -> None:
-    """Submit jobs from `pending` until `width` are running (none once the pool has broken)."""
-    while pending and len(running) < width and not broken:
-        job = pending.popleft()
+def _results(done, running: dict[Future, tuple[Job, int]], broken: list[tuple[Job, int]]) -> list[tuple]:
+    """(job, report, why) of each finished future, taken out of `running`; those the pool's break failed
+    go to `broken` instead."""
+    finished = []
+    for future in done:
+        job, seq = running.pop(future)
         try:
-            with _sigint_blocked():  # submit may start a worker: born deaf to Ctrl-C
-                running[pool.submit(grade_job, grade_one, job.path, job.student, fields, job.variant)] = job
+            report, why = future.result()
+        except BrokenProcessPool:
+            broken.append((job, seq))
+            continue
+        except Exception as err:  # e.g. a report that could not be sent back
+            report, why = None, f"grading crashed: {type(err).__name__}: {err}"
+        finished.append((job, report, why))
+    return finished
+
+
+def _suspects(broken: list[tuple[Job, int]], started: set[int] | None, pending: deque[Job]) -> list[Job]:
+    """Of the jobs a broken pool failed, those started (one of them killed it); the others, never started,
+    go back to the front of `pending` in their order. When none was started (a worker died before its
+    first job) or that can't be told, every one is a suspect, as if all had started."""
+    broken.sort(key=lambda js: js[1])
+    suspects = [job for job, seq in broken if started is not None and seq in started]
+    if not suspects:
+        return [job for job, _ in broken]
+    pending.extendleft(reversed([job for job, seq in broken if seq not in started]))
+    return suspects
+
+
+def _fill(pool: ProcessPoolExecutor, pending: deque[Job], running: dict[Future, tuple[Job, int]], width: int,
+          broken: list, grade_one: GradeOne, fields: dict, seqs: Iterator[int]) -> None:
+    """Hand jobs over from `pending` until each of the `width` workers has AHEAD more than the one it
+    grades (none once the pool has broken)."""
+    while pending and len(running) < width * (1 + AHEAD) and not broken:
+        job, seq = pending.popleft(), next(seqs)
+        try:
+            running[pool.submit(grade_started, seq, grade_one, job.path, job.student, fields, job.variant)] = (job, seq)
         except BrokenProcessPool:  # it broke before this job started: not a suspect
             pending.appendleft(job)
             return
-
-
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """A Ctrl-C (SIGINT) that comes meanwhile takes effect at the end, not halfway through: the
-    handler is swapped for one that notes it (a block would not do: the pool's own threads take
-    the signal then, and Python runs its handler in the main thread all the same)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    old = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, old)
-    if caught and callable(old):
-        old(signal.SIGINT, None)  # Python's own: KeyboardInterrupt
-
-
-@contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """Block SIGINT while a worker may be started: the block is inherited, so a Ctrl-C while
-    the worker is still importing (before ignore_sigint runs) prints no traceback from it.
-    The parent's own Ctrl-C stays pending and arrives the moment the block is lifted."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

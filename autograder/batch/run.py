@@ -21,16 +21,16 @@ from typing import Callable, Iterable, Sequence
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
-from autograder.batch.keys import grade_key
-from autograder.batch.outputs import OutputFiles, Written, prewarm
+from autograder.batch.keys import GradeKey, grade_key
+from autograder.batch import painter
+from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
 from autograder.batch.store import BatchRow, Store
-from autograder.batch.worker import GradeOne, grade_hidden, prepare_hidden
+from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
 from autograder.config import Rubric
 from autograder.errors import UserError
 from autograder.report.model import Report
-from autograder.scoring import crashed_report
 from autograder.variants.assign import with_variant
 from autograder.variants.ids import entry_variant
 
@@ -96,6 +96,8 @@ def grade_batch(
             store.set_outputs(files.record)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
+    finally:
+        painter.stop()
     return BatchResult(rows, graded, len(entries) - graded, out_dir, written)
 
 
@@ -107,20 +109,35 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants])
     rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
-    keys = {e.student: grade_key(Path(e.path), rubric) for e in entries}  # the course's: it decides each variant
-    stored = store.get_many(keys)  # each stored row is read once, here
-    todo = [e for e in entries if regrade or not _final(stored.get(e.student))]
+    keys: dict[str, GradeKey] = {}
+    stored: dict[str, BatchRow] = {}
+
+    def read_store() -> None:
+        keys.update((e.student, grade_key(Path(e.path), rubric)) for e in entries)  # the course's: it decides each variant
+        stored.update(store.get_many(keys))  # each stored row is read once, here
+
+    # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read
+    everything = regrade or not store.count()
+    if not everything:
+        read_store()
+    todo = [e for e in entries if everything or not _final(stored.get(e.student))]
     jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
             for e in todo]
-    if jobs and grade_one is grade_hidden:
-        prepare_hidden(rubric)
-    if jobs and on_row is not None:
-        prewarm()  # the histogram's matplotlib, imported while the workers grade
     graded: dict[str, BatchRow] = {}  # by this run, as stored
+
+    def meanwhile() -> None:  # while the workers start, before any is handed a job
+        if everything:
+            read_store()
+        if jobs and grade_one is grade_hidden:
+            prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
+        if jobs and on_row is not None:
+            painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
 
     def on_done(job: Job, report: Report | None, why: str | None) -> None:
         entry = by_student[job.student]
         if report is None:
+            from autograder.scoring import crashed_report  # a crash's row only: not imported before grading
+
             report = crashed_report(job.student, why, rubrics[job.student], sandbox="unknown")
         row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
         if on_row is not None:
@@ -130,7 +147,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     try:
         with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
             executor.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
-                           on_done=on_done)
+                           on_done=on_done, meanwhile=meanwhile)
     except KeyboardInterrupt:
         done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
         message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
@@ -156,6 +173,8 @@ def _final(row: BatchRow | None) -> bool:
 
 
 def _lost(entry: Entry, rubric: Rubric) -> BatchRow:
+    from autograder.scoring import crashed_report
+
     why = "no result was recorded for this submission (a bug in the kit); run again to retry it"
     return _row(entry, crashed_report(entry.student, why, rubric, sandbox="unknown"), final=False)
 

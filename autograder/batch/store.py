@@ -1,6 +1,6 @@
 """The gradebook store: one SQLite file that makes a batch run resumable.
 
-A row per (student, GradeKey) holds the report as JSON (json_report.report_dict)
+A row per (student, GradeKey) holds the report as JSON (json_report.report_dict, as json_text writes it)
 and what the gradebook needs besides (late, source). Only the parent process
 writes, and it commits after every submission (WAL mode), so a crash or Ctrl-C
 loses at most the submissions in flight. (synchronous=NORMAL: a commit survives
@@ -23,7 +23,7 @@ from typing import Mapping
 
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
-from autograder.report.json_report import report_dict
+from autograder.report.json_text import compact_json
 from autograder.variants.model import Variant
 from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 
@@ -110,7 +110,7 @@ class Store:
     def put(self, row: BatchRow, key: GradeKey) -> BatchRow:
         """Store (or replace) a submission's grade, committed at once; returns the row with its digest."""
         late = None if row.late is None else int(row.late)
-        report = json.dumps(report_dict(row.report), ensure_ascii=False)
+        report = compact_json(row.report)  # json.dumps(report_dict(...)), its cases' texts made once a class
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO grades (student, content, kit_version, hidden_seed, rubric, "

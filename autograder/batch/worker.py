@@ -30,24 +30,80 @@ def grade_hidden(path: Path, *, rubric: Rubric, name: str) -> Report:
     return grade_path(path, rubric=rubric, include_hidden=True, name=name)
 
 
-def prepare_hidden(rubric: Rubric) -> None:
-    """In the parent, before any worker starts: compute (or load) the goldens once, rather
-    than in every worker at the same time; a rubric without a hidden seed fails here, once
-    (ConfigError), not once per submission."""
-    from autograder.goldens import GoldenStore
+def hidden_courses(rubric: Rubric) -> list[tuple[Rubric, list]]:
+    """The class's shared case sets, (rubric, cases) per activation; a rubric without a hidden seed fails here,
+    once (ConfigError), not once per submission."""
     from autograder.grading import select_cases
 
     activations = {rubric.activation}
     if rubric.variants is not None and "activation" in rubric.variants.vary:  # the class shares one set per activation
         activations |= set(rubric.variants.activations)
-    for activation in sorted(activations):
-        course = replace(rubric, activation=activation)
-        GoldenStore().goldens(select_cases(course, include_hidden=True), activation=activation)
+    courses = [replace(rubric, activation=activation) for activation in sorted(activations)]
+    return [(course, select_cases(course, include_hidden=True)) for course in courses]
+
+
+def prepare_hidden(courses: list[tuple[Rubric, list]]) -> None:
+    """In the parent, before any worker grades: compute (or load) the goldens of hidden_courses() once,
+    rather than in every worker at the same time."""
+    from autograder.goldens import GoldenStore
+
+    for course, cases in courses:
+        GoldenStore().goldens(cases, activation=course.activation)
 
 
 def ignore_sigint() -> None:
-    """Pool initializer: Ctrl-C is the parent's to handle; a worker just gets stopped."""
+    """Ctrl-C is the parent's to handle; a worker just gets stopped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# this worker's slot in its pool's shared array of started jobs (pool.py): (array, index), once started
+_SLOT: list = []
+
+
+def start_worker(slots, taken, grade_one: GradeOne, rubric: dict) -> None:
+    """Pool initializer: deaf to Ctrl-C, a slot of its own in `slots` (where it says which job it has started:
+    only those are suspects when a worker dies), and warm before the first job arrives. Never raises: a
+    raising initializer would break the pool before any job could start."""
+    ignore_sigint()
+    try:
+        with taken.get_lock():
+            index = taken.value
+            taken.value += 1
+        if index < len(slots):  # past the end (a worker the pool started again): the parent suspects every job
+            _SLOT[:] = [(slots, index)]
+        if grade_one is grade_hidden:
+            warm_hidden(rubric_from_fields(rubric))
+    except Exception:  # noqa: BLE001 - grading the first submission meets the same problem and reports it
+        pass
+
+
+def warm_hidden(rubric: Rubric) -> None:
+    """What grading a first submission pays once per process, paid while the parent still prepares: the
+    kit imported, the cases built, the goldens read if the cache has them (never computed here: that is the
+    parent's, once), the sandbox level probed and (at the bubblewrap level with a zygote) the zygote
+    started, by running an empty submission with no cases exactly as grade_path runs a real one."""
+    import tempfile
+
+    from autograder.goldens import GoldenStore, KitError
+    from autograder.grading import golden_values, limits_for, select_cases
+    from autograder.runner import run_cases
+
+    try:
+        golden_values(select_cases(rubric, include_hidden=True), rubric, GoldenStore(compute=False))
+    except KitError:  # not cached yet: the parent is computing them
+        pass
+    with tempfile.TemporaryDirectory(prefix="autograder-warm-") as empty:
+        run_cases(Path(empty), [], limits=limits_for(rubric), forbidden=rubric.forbidden_imports,
+                  allowed=rubric.allowed_imports)
+
+
+def grade_started(seq: int, grade_one: GradeOne, path: str, student: str, rubric: dict,
+                  variant: Variant | None = None) -> tuple[Report | None, str | None]:
+    """grade_job, once this worker's slot says it has started job `seq` (the pool hands over jobs ahead)."""
+    if _SLOT:
+        slots, index = _SLOT[0]
+        slots[index] = seq
+    return grade_job(grade_one, path, student, rubric, variant)
 
 
 def rubric_fields(rubric: Rubric) -> dict:

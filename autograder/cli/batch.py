@@ -24,7 +24,6 @@ from autograder.batch.worker import GradeOne, grade_hidden
 from autograder.config import ConfigError, Rubric
 from autograder.errors import UserError
 from autograder.report.numbers import show
-from autograder.report.summary import forensics_intro, sandbox_levels, who_rows
 from autograder.report.text import shown
 
 SHOW_ERRORS = 10
@@ -102,6 +101,8 @@ def _check_sandbox() -> None:
 
 def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: Console | None = None) -> None:
     """The class summary of a batch (graded_now: how many this run graded and reused) or a merge."""
+    from autograder.report.summary import forensics_intro, sandbox_levels, who_rows  # once graded: not before
+
     console = console or Console(highlight=False)
     s = result.written.summary
     table = Table(title="Class summary", show_header=False, box=None, pad_edge=False)

@@ -19,6 +19,7 @@ from autograder.tasks import OPS
 GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
 
 TEMPLATE = "feedback.html.j2"
+CASE_TEMPLATE = "feedback_case.html.j2"  # one public case's <li>
 
 
 def render_feedback(report: Report, *, student: str | None = None, late: bool | None = None) -> str:
@@ -39,7 +40,7 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "late": late,
         "variant": variant_line(report.variant) if report.variant is not None else None,
         "kit_version": report.kit_version,
-        "tasks": _with_pictures([_task(t) for t in report.tasks]),
+        "tasks": _with_cases_html(_with_pictures([_task(t) for t in report.tasks])),
         # said once on the page, when a graph could not be drawn
         "graphs_missing": _graphs_missing(report),
     }
@@ -63,16 +64,48 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
     return tasks
 
 
+def _with_cases_html(tasks: list[dict]) -> list[dict]:
+    """Each task's public cases as their <li>s, one piece of markup (public_html)."""
+    import markupsafe
+
+    for task in tasks:
+        task["public_html"] = markupsafe.Markup("".join(map(_case_html, task["public"])))
+    return tasks
+
+
+def _case_html(case: dict):
+    """A public case's <li>. One without a picture says the same for every student with that case (a passed
+    one, one whose module did not import): rendered once a process and kept, not once a page."""
+    if case["graph"] is not None:
+        return template(CASE_TEMPLATE).render(c=case)
+    key = (case["status"], case["title"], case["message"], tuple(case["details"]), case["output"])
+    found = _CASES_HTML.get(key)
+    if found is None:
+        if len(_CASES_HTML) >= CASES_KEPT:
+            _CASES_HTML.clear()
+        found = _CASES_HTML[key] = template(CASE_TEMPLATE).render(c=case)
+    return found
+
+
+CASES_KEPT = 50_000  # <li>s kept at most (a class of a few hundred keeps a few thousand)
+_CASES_HTML: dict[tuple, str] = {}
+
+
 def _graphs_missing(report: Report) -> str | None:
     has_graph = any(c.graph for t in report.tasks for c in t.cases if c.visibility == "public")
     return graph_svg.missing() if has_graph else None
 
 
 def _task(task: TaskResult) -> dict:
-    public = [_public_case(c, n) for c, n in same_problems(c for c in task.cases if c.visibility == "public")]
-    hidden = ["passed" if c.status == "passed" else ("waived" if not c.counted else "failed")
-              for c in task.cases if c.visibility != "public"]
-    passed = sum(c.status == "passed" for c in task.cases)
+    public_cases, hidden, passed = [], [], 0
+    for c in task.cases:  # one pass: a page has a few hundred cases, and a class a few hundred pages
+        ok = c.status == "passed"
+        passed += ok
+        if c.visibility == "public":
+            public_cases.append(c)
+        else:
+            hidden.append("passed" if ok else ("waived" if not c.counted else "failed"))
+    public = [_public_case(c, n) for c, n in same_problems(public_cases)]
     return {
         "id": task.id,
         "title": task.title,
@@ -101,7 +134,7 @@ _MARK = {"passed": '<span class="passed">✓</span>', "failed": '<span class="fa
 def _marks(hidden: list[str]):
     import markupsafe
 
-    return markupsafe.Markup("".join(_MARK[h] for h in hidden))
+    return markupsafe.Markup("".join(map(_MARK.__getitem__, hidden)))
 
 
 # what hidden cases of an op try that its public ones may not (cases/random_cases.py)

@@ -56,6 +56,8 @@ def _environment():
 def _inert(value):
     """Every {{ }}'s text with nothing that acts in a page (bidi overrides, controls: report/inert.py);
     markup the kit made (a graph's SVG, `code` spans) is the kit's own."""
+    if type(value) is str and value.isascii() and value.isprintable():  # most of a page: nothing can act
+        return value
     import markupsafe
 
     return value if isinstance(value, markupsafe.Markup) or not isinstance(value, str) else inert(value)

@@ -18,14 +18,24 @@ class _Unusual(Exception):
     """A value this encoder leaves to json.dumps."""
 
 
-def dumps_indented(value, indent: int = 2) -> str:
-    """json.dumps(value, indent=indent, ensure_ascii=False), byte for byte."""
+def dumps_indented(value, indent: int = 2, *, depth: int = 0) -> str:
+    """json.dumps(value, indent=indent, ensure_ascii=False), byte for byte; depth: as the value is written
+    that many levels down in a document (its inner lines indented so)."""
     out: list[str] = []
     try:
-        _write(value, out, "\n", " " * indent)
-    except (_Unusual, RecursionError):
-        return json.dumps(value, indent=indent, ensure_ascii=False)
+        _write(value, out, "\n" + " " * (indent * depth), " " * indent)
+    except (_Unusual, RecursionError):  # json's newlines are all structural: a string's are escaped
+        return json.dumps(value, indent=indent, ensure_ascii=False).replace("\n", "\n" + " " * (indent * depth))
     return "".join(out)
+
+
+class Raw:
+    """JSON text already written for its place in a document (its inner lines indented for it): written as it
+    is where a value would be (report/json_text.py: a case's text, made once for the class)."""
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
 
 
 def _float(x: float) -> str:
@@ -91,5 +101,7 @@ def _write(o, out: list[str], newline: str, step: str) -> None:  # noqa: C901 - 
             _write(item, out, inner, step)
             sep = "," + inner
         out.append(newline + "}")
+    elif type(o) is Raw:
+        out.append(o.text)
     else:
         raise _Unusual

@@ -29,7 +29,7 @@ from dataclasses import fields
 
 from autograder.report.inert import inert_json
 from autograder.report.json_indent import dumps_indented
-from autograder.report.model import CaseGraph, GraphNode, Report
+from autograder.report.model import CaseGraph, CaseResult, GraphNode, Report, TaskResult
 
 SCHEMA = 5
 
@@ -48,7 +48,14 @@ _LAST: list = []
 
 
 def _report_dict(report: Report) -> dict:
-    data = {
+    return {**head_dict(report),
+            "tasks": [{**task_head(t), "cases": [case_dict(c) for c in t.cases]} for t in report.tasks],
+            **tail_dict(report)}
+
+
+def head_dict(report: Report) -> dict:
+    """The report's keys before "tasks", in their order."""
+    return {
         "schema": SCHEMA,
         "submission": report.submission,
         "score": report.score,
@@ -59,33 +66,33 @@ def _report_dict(report: Report) -> dict:
         "notes": list(report.notes),
         "import_output": report.import_output,
         "import_errors": dict(report.import_errors),
-        "tasks": [
-            {
-                "id": t.id,
-                "title": t.title,
-                "score": t.score,
-                "max_score": t.max_score,
-                "status": t.status,
-                "diagnosis": [{"id": d.id, "message": d.message} for d in t.diagnosis],
-                "cases": [
-                    {
-                        "id": c.id,
-                        "status": c.status,
-                        "visibility": c.visibility,
-                        "message": c.message,
-                        "title": c.title,
-                        "details": list(c.details),
-                        "output": c.output,
-                        "counted": c.counted,
-                        "graph": graph_dict(c.graph),
-                        **({"charged_to": list(c.charged_to)} if c.charged_to else {}),
-                    }
-                    for c in t.cases
-                ],
-            }
-            for t in report.tasks
-        ],
     }
+
+
+def task_head(t: TaskResult) -> dict:
+    """A task's keys before "cases", in their order."""
+    return {"id": t.id, "title": t.title, "score": t.score, "max_score": t.max_score, "status": t.status,
+            "diagnosis": [{"id": d.id, "message": d.message} for d in t.diagnosis]}
+
+
+def case_dict(c: CaseResult) -> dict:
+    return {
+        "id": c.id,
+        "status": c.status,
+        "visibility": c.visibility,
+        "message": c.message,
+        "title": c.title,
+        "details": list(c.details),
+        "output": c.output,
+        "counted": c.counted,
+        "graph": graph_dict(c.graph),
+        **({"charged_to": list(c.charged_to)} if c.charged_to else {}),
+    }
+
+
+def tail_dict(report: Report) -> dict:
+    """The report's keys after "tasks" (only with variants), in their order."""
+    data = {}
     if report.variant is not None:
         data["variant"] = {**report.variant.to_json(), "label": report.variant.label}
     if report.samples:

@@ -27,15 +27,17 @@ SCHEMA history:
 """
 from __future__ import annotations
 
-import io
 import statistics
 from collections import Counter
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Sequence
 
 from autograder.diagnosis.catalogue import RETEACH
 from autograder.files import write_bytes_atomic
 from autograder.report.csv_report import task_columns
+from autograder.report.histogram import histogram_png
 from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
@@ -63,7 +65,7 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "median": _round(statistics.median(scores)) if scores else None,
         "min": min(scores, default=None),
         "max": max(scores, default=None),
-        "submissions_with": {s: sum(_has_case(r, s) for r in reports) for s in ("timeout", "error", "missing")},
+        "submissions_with": _submissions_with(reports, ("timeout", "error", "missing")),
         "tasks": [_task_stats(reports, task) for task in task_columns(reports)],
         "histogram": histogram(scores, max_score),
         "intake": list(intake),
@@ -116,8 +118,13 @@ def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
     return stats
 
 
-def _has_case(report: Report, status: str) -> bool:
-    return any(c.status == status for t in report.tasks for c in t.cases)
+def _submissions_with(reports: Sequence[Report], statuses: Sequence[str]) -> dict[str, int]:
+    """status -> how many reports have a case with it (each report's statuses gathered once, in C)."""
+    seen = [set(chain.from_iterable(map(_STATUS, t.cases) for t in r.tasks)) for r in reports]
+    return {s: sum(s in statuses_of for statuses_of in seen) for s in statuses}
+
+
+_STATUS = attrgetter("status")
 
 
 def _says(task: str, n: int, phrase: str) -> str:
@@ -220,27 +227,6 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
 def write_histogram(summary: dict, path: Path) -> None:
     """Draw summary["histogram"] as a PNG file, written atomically."""
     write_bytes_atomic(path, histogram_png(summary))
-
-
-def histogram_png(summary: dict) -> bytes:
-    """summary["histogram"] as PNG bytes (matplotlib's Agg canvas, no GUI, no global state)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    edges, counts = summary["histogram"]["edges"], summary["histogram"]["counts"]
-    fig = Figure(figsize=(6, 3.5), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    ax.bar(edges[:-1], counts, width=[b - a for a, b in zip(edges, edges[1:])], align="edge",
-           color="#4285f4", edgecolor="white")
-    ax.set_xlabel(f"score (out of {_fmt(summary['max_score'])})")
-    ax.set_ylabel("submissions")
-    ax.set_title(f"Scores of {summary['submissions']} submission(s)")
-    ax.yaxis.get_major_locator().set_params(integer=True)
-    fig.tight_layout()
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
 
 
 def _round(x: float) -> float:

@@ -12,6 +12,7 @@ and the class summary lists who, kind by kind (`who`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Sequence
 
 from autograder.report.model import Report
@@ -33,12 +34,16 @@ def troubles(report: Report) -> tuple[Trouble, ...]:
         return (Trouble("ungradable", report.error),)
     broken = {module for module, _ in report.import_errors}
     found = [Trouble("import", why) for why in dict.fromkeys(why for _, why in report.import_errors)]
+    # each task's statuses, gathered in C: a class's summary, gradebook and page ask this of every report
+    statuses = [(t, set(map(_STATUS, t.cases))) for t in report.tasks if TASK_MODULE.get(t.id) not in broken]
     for status in ("timeout", "error"):
-        tasks = [t for t in report.tasks if TASK_MODULE.get(t.id) not in broken
-                 and any(c.status == status for c in t.cases)]
+        tasks = [t for t, seen in statuses if status in seen]
         if tasks:
             found.append(Trouble(status, _in_tasks(status, tasks)))
     return tuple(found)
+
+
+_STATUS = attrgetter("status")
 
 
 def error_line(report: Report) -> str:

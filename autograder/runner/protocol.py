@@ -44,7 +44,9 @@ any text is cut, its control characters and lone surrogates replaced.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Union
 
 ObsValue = Union[float, list, "BadValue"]
@@ -71,6 +73,9 @@ class CaseOutcome:
     output: str = ""
 
 
+_new = object.__new__  # read_case builds a CaseOutcome without its __init__
+
+
 @dataclass(frozen=True)
 class ImportOutcome:
     """Per student module: None when it imported, else why it did not."""
@@ -88,13 +93,17 @@ class ImportOutcome:
 MAX_REPR = 200
 
 
+_FLOAT = {float}
+MAX_LIST = 100_000  # numbers kept of one observation
+
+
 def parse_value(raw) -> ObsValue:
     """A number, a list of numbers, or a BadValue; never raises on hostile input."""
     kind = type(raw)
     if kind is float:  # the common case first: a JSON number with a point
         return raw
-    if kind is list and all(type(v) is float for v in raw):
-        return raw[:100_000]
+    if kind is list and set(map(type, raw)) <= _FLOAT:  # only floats (or none): the types in C, not a generator
+        return raw if len(raw) <= MAX_LIST else raw[:MAX_LIST]  # the decoded line's own list: no copy
     if isinstance(raw, bool):
         return BadValue("bool", repr(raw))
     if isinstance(raw, (int, float)):
@@ -103,7 +112,7 @@ def parse_value(raw) -> ObsValue:
         except OverflowError:
             return BadValue("int", "an integer too large for a float")
     if isinstance(raw, list):
-        return [parse_value(v) for v in raw[:100_000]]
+        return [parse_value(v) for v in raw[:MAX_LIST]]
     if isinstance(raw, dict) and set(raw) <= {"type", "repr"}:
         return BadValue(clean(raw.get("type", "?"), 80), clean(raw.get("repr", ""), MAX_REPR))
     return BadValue(type(raw).__name__, repr(raw)[:MAX_REPR])
@@ -120,10 +129,41 @@ MAX_NOTES = 10  # lines about fitting the kit to the engine (adapted, deviations
 _CONTROL = {c: "?" for c in (*range(32), 127) if c not in (9, 10)} | {13: None}
 
 
+NONCE_BYTES = 16
+
+
+class Nonces:
+    """One child's nonces (the header's, then a case's each), drawn by one os.urandom, not one call a
+    case. Still a fresh random nonce for every line: its bytes are read only when its line is sent, they
+    live in the grading process's memory alone, and no nonce says anything of another."""
+
+    def __init__(self, count: int):
+        self.count = max(1, count)
+        self._hex, self._at = "", 0
+
+    def take(self) -> str:
+        if self._at >= len(self._hex):  # the first, or more lines than counted: draw again
+            self._hex, self._at = os.urandom(NONCE_BYTES * self.count).hex(), 0
+        at = self._at
+        self._at = at + 2 * NONCE_BYTES
+        return self._hex[at:at + 2 * NONCE_BYTES]
+
+
+_scan = json.JSONDecoder().scan_once  # json.loads's own C scanner, without its three Python frames
+
+
 def decode_line(line: bytes) -> dict | None:
-    """One result line as a JSON object, or None for anything else; never raises."""
+    """One result line as a JSON object, or None for anything else; never raises. What json.loads
+    takes: a line that is one value and nothing else goes through the C scanner alone; any other
+    (white space around the value, a BOM, garbage after it) through json.loads."""
     try:
-        raw = json.loads(line.decode("utf-8"))
+        text = line.decode("utf-8")
+        try:
+            raw, end = _scan(text, 0)
+        except StopIteration:  # no value at the line's start: json.loads says what it is
+            end = -1
+        if end != len(text):
+            raw = json.loads(text)
     except Exception:  # bad UTF-8, bad JSON, nesting too deep, digits too many
         return None
     return raw if isinstance(raw, dict) else None
@@ -160,8 +200,15 @@ def answers(raw: dict, case_id: str, nonce: str) -> bool:
     """Is `raw` the result line of case `case_id` echoing `nonce`? (Not another case's, not one
     written ahead, not garbage.) Quick: the parent sends the next case as soon as it is."""
     status = raw.get("status")
-    return (raw.get("case") == case_id and status in STATUSES and _echoes(raw, nonce)
-            and (status != "ok" or isinstance(raw.get("obs"), dict)))
+    return (raw.get("case") == case_id and status in STATUSES and bool(nonce) and raw.get("nonce") == nonce
+            and (status != "ok" or isinstance(raw.get("obs"), dict)))  # only a str equals a str: _echoes
+
+
+def answer(line: bytes, case_id: str, nonce: str) -> dict | None:
+    """`line` decoded, when it is the result line of case `case_id` echoing `nonce` (answers); else
+    None. Never raises on a hostile line (the parent's awaiting loop catches what might)."""
+    raw = decode_line(line)
+    return raw if raw is not None and answers(raw, case_id, nonce) else None
 
 
 def parse_case(raw: dict, case_id: str, nonce: str, *, output_cap: int = 4000) -> CaseOutcome | None:
@@ -169,15 +216,42 @@ def parse_case(raw: dict, case_id: str, nonce: str, *, output_cap: int = 4000) -
     is not that (see answers)."""
     if not answers(raw, case_id, nonce):
         return None
-    status, obs = raw["status"], {}
-    if status == "ok" or (status == "error" and isinstance(raw.get("obs"), dict)):  # an error's: "deviation" only
-        obs = {clean(k, 100): parse_value(v) for k, v in list(raw["obs"].items())[:MAX_OBS]}
-    return CaseOutcome(
-        case_id, status, obs,
-        message=clean(raw.get("message"), MAX_MESSAGE),
-        where=clean(raw.get("where"), 100),
-        output=clean(raw.get("output"), output_cap + len(TRUNCATED)),
-    )
+    return read_case(raw, case_id, output_cap=output_cap)
+
+
+def read_case(raw: dict, case_id: str, *, output_cap: int = 4000) -> CaseOutcome:
+    """The CaseOutcome of a line `answers` has accepted (not checked again: once a line is enough)."""
+    status, obs = raw["status"], raw.get("obs")
+    if status == "ok" or (status == "error" and isinstance(obs, dict)):  # an error's: "deviation" only
+        obs = _observations(obs)
+    else:
+        obs = {}
+    get = raw.get
+    # CaseOutcome(case_id, status, obs, message=..., where=..., output=...) at half the cost: a frozen
+    # dataclass's __init__ sets each field through object.__setattr__. The same object: its fields are
+    # its __dict__, as __init__ leaves them.
+    outcome = _new(CaseOutcome)
+    outcome.__dict__.update(case=case_id, status=status, obs=obs, message=clean(get("message"), MAX_MESSAGE),
+                            where=clean(get("where"), 100), output=clean(get("output"), output_cap + len(TRUNCATED)))
+    return outcome
+
+
+_NAMES: dict[str, str] = {}  # observation names as cleaned: the same few dozen on every line
+MAX_NAMES = 1000             # short ones only, so the memo stays small whatever the child sends
+
+
+def _observations(raw: dict) -> dict[str, ObsValue]:
+    """The first MAX_OBS observations, names cleaned, values parsed (a float is one already)."""
+    items = raw.items() if len(raw) <= MAX_OBS else islice(raw.items(), MAX_OBS)
+    names = _NAMES
+    return {names.get(k) or _name(k): v if v.__class__ is float else parse_value(v) for k, v in items}
+
+
+def _name(key: str) -> str:
+    name = clean(key, 100)
+    if len(key) <= 100 and len(_NAMES) < MAX_NAMES:
+        _NAMES[key] = name
+    return name
 
 
 def _echoes(raw: dict, nonce: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-import selectors
+import select
 import shutil
 import subprocess
 import tempfile
@@ -28,9 +28,8 @@ STREAM_CAP = 16_384  # bytes of the child's real stdout / stderr kept, for notes
 TIMEOUT, DEAD, FLOOD = "timeout", "dead", "flood"
 MAX_QUEUED_LINES = 2_000   # result lines waiting to be read; past it a flood's lines are dropped
 READS_PER_WAKE = 16        # 64 KiB reads of the result pipe before the clock is looked at again
+READ, WRITE = select.POLLIN, select.POLLOUT
 
-
-# -- what the child leaves behind ------------------------------------------------------------
 
 class Child:
     """One child process and the conversation with it: the job's header line first, then a
@@ -59,7 +58,9 @@ class Child:
         self.proc = None
         self.started = 0           # the child's start, in clock ticks (start_ticks)
         self.before: dict[int, int] = {}  # the grading process's children then (own_children)
-        self.selector = selectors.DefaultSelector()
+        # select.poll, not a selectors wrapper: one wait per case, and (un)registering is no system call
+        self.poller = select.poll()
+        self.handlers: dict[int, object] = {}  # fd -> what reads or writes it once poll says it is ready
         self._fds: list[int] = []
         self.finish = None         # the level's own clearing up (Launch.finish), once the child is reaped
         try:
@@ -102,35 +103,45 @@ class Child:
                 os.close(fd)
         self.job = json.dumps(job).encode() + b"\n"  # the header: sent from next_line's wait
         self.job_fd = job_w
-        for fd in (job_w, res_r):
-            os.set_blocking(fd, False)
-        self.selector.register(res_r, selectors.EVENT_READ, "result")
-        self.selector.register(job_w, selectors.EVENT_WRITE, "job")
+        os.set_blocking(job_w, False), os.set_blocking(res_r, False)
+        self._watch(res_r, READ, self._on_result)
+        self._watch(job_w, WRITE, self._on_job)
         for name in ("stdout", "stderr"):
-            self.selector.register(getattr(self.proc, name), selectors.EVENT_READ, name)
+            stream = getattr(self.proc, name)
+            self._watch(stream.fileno(), READ, lambda _fd, name=name, stream=stream: self._drain(name, stream))
         try:
             self._fds.append(os.pidfd_open(self.proc.pid))
-            self.selector.register(self._fds[-1], selectors.EVENT_READ, "exit")
+            self._watch(self._fds[-1], READ, self._on_exit)
         except (AttributeError, OSError):  # no pidfd: the result pipe's end is the sign
             pass
         self.result_fd = res_r
+
+    def _watch(self, fd: int, events: int, handler) -> None:
+        self.poller.register(fd, events)
+        self.handlers[fd] = handler
+
+    def _unwatch(self, fd: int) -> None:
+        if self.handlers.pop(fd, None) is not None:
+            self.poller.unregister(fd)
 
     # -- reading ---------------------------------------------------------------------------
 
     def next_line(self, deadline: float) -> bytes | str:
         """The clock is read before every line, queued or not: whatever the child writes, the
         deadline holds."""
+        lines, handlers = self.lines, self.handlers
         while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return TIMEOUT
-            if self.lines:
-                break
+            if lines:
+                return lines.popleft()
             if not self.result_open:
                 return DEAD
-            for key, _ in self.selector.select(min(remaining, 1.0)):
-                getattr(self, "_on_" + key.data)(key.fileobj)
-        return self.lines.popleft()
+            for fd, _ in self.poller.poll(min(remaining, 1.0) * 1000):  # ms, rounded up
+                handler = handlers.get(fd)
+                if handler is not None:  # not one an earlier handler of this wake unwatched
+                    handler(fd)
 
     def _on_result(self, fd: int) -> None:
         for _ in range(READS_PER_WAKE):  # then back to the clock: a child writing without end can't hold us
@@ -142,23 +153,23 @@ class Child:
                 return
             if not chunk:
                 self.result_open = False
-                self.selector.unregister(fd)
+                self._unwatch(fd)
                 return
             self.received += len(chunk)
             self._split(chunk)
-            if len(chunk) < 1 << 16:  # the pipe is drained: no read to fail; epoll (level-triggered) says if more comes
+            if len(chunk) < 1 << 16:  # the pipe is drained: no read to fail; poll says if more comes
                 return
 
     def _split(self, chunk: bytes) -> None:
+        if not self.partial and not self.skipping and chunk.endswith(b"\n"):  # the usual read: the child's
+            line = chunk[1:-1] if chunk.startswith(b"\n") else chunk[:-1]  # "\n<line>\n", nothing before it
+            if b"\n" not in line:
+                self._queue(line)
+                return
         *complete, rest = (self.partial + chunk).split(b"\n")
         for i, line in enumerate(complete):
-            if len(line) > self.limits.max_result_line:
-                self.dropped_long += 1
-            elif line and not (i == 0 and self.skipping):  # not the tail of an overlong line
-                if len(self.lines) < MAX_QUEUED_LINES:
-                    self.lines.append(line)
-                else:
-                    self.flooded += 1
+            if not (i == 0 and self.skipping and len(line) <= self.limits.max_result_line):
+                self._queue(line)  # not the tail of an overlong line (too long itself: counted again)
         if complete:
             self.skipping = False
         if len(rest) > self.limits.max_result_line:
@@ -166,27 +177,30 @@ class Child:
             self.skipping, rest = True, b""
         self.partial = rest
 
+    def _queue(self, line: bytes) -> None:
+        """A complete line read: kept for next_line unless it is empty, too long, or one too many."""
+        if len(line) > self.limits.max_result_line:
+            self.dropped_long += 1
+        elif line:
+            if len(self.lines) < MAX_QUEUED_LINES:
+                self.lines.append(line)
+            else:
+                self.flooded += 1
+
     def _on_exit(self, fd: int) -> None:
         # the process has ended: what it wrote is all in the pipe, unless a grandchild
         # holds the pipe open; read it, then stop waiting
-        self.selector.unregister(fd)
+        self._unwatch(fd)
         self._on_result(self.result_fd)
         if self.result_open:
             self.result_open = False
-            self.selector.unregister(self.result_fd)
-
-    def _on_stdout(self, stream) -> None:
-        self._drain("stdout", stream)
-
-    def _on_stderr(self, stream) -> None:
-        self._drain("stderr", stream)
+            self._unwatch(self.result_fd)
 
     def _drain(self, name: str, stream) -> bool:
         """Read what is there of the child's stdout or stderr, keep the start; False at its end."""
         chunk = os.read(stream.fileno(), 1 << 16)
         if not chunk:
-            if stream.fileno() in self.selector.get_map():
-                self.selector.unregister(stream)
+            self._unwatch(stream.fileno())
             return False
         kept = self.streams[name]
         kept += chunk[: max(0, STREAM_CAP - len(kept))]
@@ -198,14 +212,13 @@ class Child:
             return
         self.job += line
         self._on_job(self.job_fd)
-        if self.job and self.job_fd is not None and self.job_fd not in self.selector.get_map():
-            self.selector.register(self.job_fd, selectors.EVENT_WRITE, "job")
+        if self.job and self.job_fd is not None and self.job_fd not in self.handlers:
+            self._watch(self.job_fd, WRITE, self._on_job)
 
     def close_input(self) -> None:
         """No more cases: the child reads the end of its job pipe and finishes."""
         if self.job_fd is not None:
-            if self.job_fd in self.selector.get_map():
-                self.selector.unregister(self.job_fd)
+            self._unwatch(self.job_fd)  # before it is closed: poll would report a closed fd for ever
             os.close(self.job_fd)
             self._fds.remove(self.job_fd)
             self.job, self.job_fd = b"", None
@@ -219,8 +232,8 @@ class Child:
             self.job, self.job_fd = b"", None
         else:
             self.job = self.job[written:]
-        if not self.job and fd in self.selector.get_map():
-            self.selector.unregister(fd)  # until the next line; kill() closes it
+        if not self.job and fd in self.handlers:
+            self._unwatch(fd)  # until the next line; kill() closes it
 
     # -- ending ----------------------------------------------------------------------------
 
@@ -248,11 +261,15 @@ class Child:
             finish, self.finish = self.finish, None
             finish()
         if self._fds is not None:
-            self.selector.close()
+            for fd in list(self.handlers):
+                self._unwatch(fd)
             for fd in self._fds:
                 os.close(fd)
             self._fds = None
-            shutil.rmtree(self.home, ignore_errors=True)
+            try:
+                os.rmdir(self.home)  # one system call where the home is empty (a zygote's child uses only its name)
+            except OSError:
+                shutil.rmtree(self.home, ignore_errors=True)
         return None if self.proc is None else self.level.exit_status(self.proc.returncode)
 
     def exited(self, wait: float = 0.0) -> bool:

@@ -11,7 +11,6 @@ child runs the rest. A case still computing far past every case before it is sto
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -22,10 +21,11 @@ from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.runner.levels import Level, current as current_level
 from autograder.runner.packages import package_paths
+from autograder.runner.same_cpu import one_cpu
 from autograder.runner.protocol import (
-    JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, answers, decode_line, parse_case, parse_import,
+    JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, Nonces, answer, decode_line, parse_import, read_case,
 )
-from autograder.runner.endless import EndlessWatch, computing
+from autograder.runner.endless import EndlessWatch, watched
 from autograder.runner.exits import describe_exit
 from autograder.runner.limits import Limits
 from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child
@@ -33,7 +33,6 @@ from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child
 MAX_TIMEOUTS_PER_TASK = 1  # then the task's other cases are skipped: its loop would cost each one
 DEFAULT_FORBIDDEN: tuple[str, ...] = Rubric.forbidden_imports
 DEFAULT_ALLOWED: tuple[str, ...] = Rubric.allowed_imports
-NONCE_BYTES = 16
 PIPE_LOST = {  # the child's exit status when the student's code broke one of its pipes
     RESULT_PIPE_LOST: "closed the grader's result pipe",
     JOB_PIPE_LOST: "closed, replaced or wrote on the grader's job pipe",
@@ -43,12 +42,8 @@ FLOODED = ("your code flooded the grader's result pipe {during} (more than the g
            "the case fails")
 
 
-_PAYLOADS: dict[int, tuple[Case, bytes]] = {}  # id(case) -> (the case, its job as JSON)
+_PAYLOADS: dict[int, tuple[Case, bytes]] = {}  # id(case) -> (the case, its line up to the nonce)
 MAX_PAYLOADS = 20_000                           # cases kept at most (a class's are a few hundred)
-
-
-def new_nonce() -> str:
-    return secrets.token_hex(NONCE_BYTES)
 
 
 @dataclass
@@ -69,25 +64,23 @@ def run_cases(
     forbidden: Sequence[str] = DEFAULT_FORBIDDEN,
     allowed: Sequence[str] = DEFAULT_ALLOWED,
 ) -> RunResult:
-    """Run `cases` on the `micrograd` package in student_root.
-
-    files: module -> the name the student knows the file by ("engine" -> "hw3.py"),
-    for messages (Prepared.files); programs_dir: another folder of case programs. The
-    sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
-    allowed: the installed packages the child may import (the only ones it sees); forbidden:
-    the ones it is told it must not.
-    """
+    """Run `cases` on the `micrograd` package in student_root. files: module -> the name the student knows
+    the file by ("engine" -> "hw3.py"), for messages (Prepared.files); programs_dir: another folder of case
+    programs. The sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
+    allowed: the installed packages the child may import (the only ones it sees); forbidden: the ones it is
+    told it must not."""
     level = current_level()
     run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level,
                [name for name in allowed if name not in forbidden])
     budget = limits.budget(len(cases), len({c.task for c in cases}))
     run.budget, run.budget_end = budget, time.monotonic() + budget
-    pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
-    while pending:
-        if time.monotonic() >= run.budget_end:
-            run.out_of_budget(pending)
-            break
-        pending = run.one_child(pending)
+    with one_cpu():  # this thread and its children on one CPU: a case's round trip stays on it
+        pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
+        while pending:
+            if time.monotonic() >= run.budget_end:
+                run.out_of_budget(pending)
+                break
+            pending = run.one_child(pending)
     return RunResult(run.imports or ImportOutcome({}), run.outcomes, level.name, run.notes())
 
 
@@ -102,6 +95,8 @@ class _Run:
         self.child_errors: list[str] = []
         self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
         self.stderr_mark = 0                    # the child's stderr before the case under way
+        self.start_bytes, self.refused = 0, 0   # bytes read before the awaited message, lines refused since
+        self.nonces = Nonces(0)                 # the running child's (one_child draws them)
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0
         self.endless = EndlessWatch()           # stops a case that computes far past the others
@@ -109,32 +104,34 @@ class _Run:
 
     @staticmethod
     def _payload(case: Case) -> bytes:
-        """The case's job as JSON, made once a process: the same (frozen) Case objects serve every
-        submission (grading.select_cases), so it is kept by the object itself, not its id."""
+        """The case's line up to its nonce, made once a process: the same (frozen) Case objects serve
+        every submission (grading.select_cases), so it is kept by the object itself, not its id."""
         held = _PAYLOADS.get(id(case))
         if held is not None and held[0] is case:
             return held[1]
         if len(_PAYLOADS) >= MAX_PAYLOADS:
             _PAYLOADS.clear()
-        payload = json.dumps(case.to_job()).encode()
+        payload = b'{"case": ' + json.dumps(case.to_job()).encode() + b', "nonce": "'
         _PAYLOADS[id(case)] = (case, payload)  # the case held: its id is not reused while it is here
         return payload
 
     def _send(self, child: Child, case: Case) -> tuple[str, float]:
         """Send one case with a fresh nonce; (the nonce, when it was sent: its deadline's start)."""
-        nonce = new_nonce()
-        child.send(b'{"case": ' + self._payload(case) + b', "nonce": "' + nonce.encode() + b'"}\n')
+        nonce = self.nonces.take()
+        child.send(self._payload(case) + nonce.encode() + b'"}\n')
         return nonce, time.monotonic()
 
     def one_child(self, cases: list[Case]) -> list[Case]:
         """Run cases in one child until it finishes, hangs or dies; returns the cases still to run."""
-        nonce = new_nonce()
+        self.nonces = Nonces(1 + len(cases))  # this child's: the header's, and each case's
+        nonce = self.nonces.take()
         child = Child(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
         try:
             for case in cases:  # while the child starts
                 self._payload(case)
+            self._count_from(child)
             imports = self._await(child, min(time.monotonic() + self.limits.import_timeout, self.budget_end),
-                                  lambda raw: parse_import(raw, nonce, output_cap=self.limits.output_cap))
+                                  self._import_line, nonce)
             if not isinstance(imports, ImportOutcome):
                 self._import_failed(child, imports, cases)
                 return []
@@ -145,11 +142,11 @@ class _Run:
                 # what the child writes on stderr from here is this case's (the one before has answered)
                 self.stderr_mark = child.stderr_mark()
                 raw = self._await_case(child, case, nonce, start)
-                if isinstance(raw, dict):
+                if type(raw) is dict:
                     self.endless.answered(time.monotonic() - start)
                     if i + 1 < len(cases):  # at once: the child runs it while this result is parsed
                         sent = self._send(child, cases[i + 1])
-                    self.outcomes[case.id] = self._parse(raw, case, nonce)
+                    self.outcomes[case.id] = self._parse(raw, case)
                     continue
                 if raw == TIMEOUT and time.monotonic() >= self.budget_end:
                     child.kill()
@@ -167,16 +164,12 @@ class _Run:
         """The case's answer, TIMEOUT, DEAD or FLOOD. A case still computing long past every case
         before it (endless.py) is stopped then, as a timeout that says so."""
         deadline = min(start + self.limits.case_timeout, self.budget_end)
-        accept = lambda raw: raw if answers(raw, case.id, nonce) else None  # noqa: E731
-        early = self.endless.early_deadline(start)
-        if early is not None and early < deadline:
-            raw = self._await(child, early, accept)
-            if raw != TIMEOUT:
-                return raw
-            if computing(child.proc.pid):
-                self.early_stops[case.id] = self.endless.message()
-                return TIMEOUT
-        return self._await(child, deadline, accept)
+        self._count_from(child)  # the flood bounds count across the case's waits
+        raw, stopped = watched(self.endless, child.proc.pid, start, deadline,
+                               lambda until: self._await(child, until, answer, case.id, nonce), TIMEOUT)
+        if stopped:
+            self.early_stops[case.id] = self.endless.message()
+        return raw
 
     def _job(self, cases: list[Case], nonce: str) -> dict:
         """The header: everything but the cases' inputs, which come one at a time."""
@@ -193,33 +186,44 @@ class _Run:
             "files": self.files,
         }
 
-    def _await(self, child: Child, deadline: float, parse: Callable[[dict], object]):
-        """The first line `parse` accepts; TIMEOUT, DEAD or FLOOD. Lines it refuses are ignored (and
-        counted); past max_case_lines of them, or max_case_bytes read meanwhile, it is a FLOOD: what
-        the parent reads and keeps for one case is bounded whatever the child writes."""
-        start_bytes, refused = child.received, 0
+    def _count_from(self, child: Child) -> None:
+        """Start the counts of what is read for one message (a case's, the imports'), whatever its waits."""
+        self.start_bytes, self.refused, self.dropped_from = child.received, 0, child.flooded
+
+    def _await(self, child: Child, deadline: float, accept: Callable[..., object], *args):
+        """The first line `accept(line, *args)` takes (not None); TIMEOUT, DEAD or FLOOD. Lines it refuses
+        are ignored (and counted, with those the full queue dropped unread: the verdict is the same however fast
+        the lines came); past max_case_lines of them, or max_case_bytes read since _count_from,
+        it is a FLOOD: what the parent reads and keeps for one case is bounded whatever the child writes,
+        however many waits it is awaited in (endless.watched's)."""
+        limits = self.limits
         while True:
             line = child.next_line(deadline)
-            if line in (TIMEOUT, DEAD):
+            if type(line) is str:  # TIMEOUT or DEAD; a line is bytes
                 return line
-            if refused > self.limits.max_case_lines or child.received - start_bytes > self.limits.max_case_bytes:
+            if child.received - self.start_bytes > limits.max_case_bytes:
                 return FLOOD
-            raw = decode_line(line)
             try:
-                parsed = parse(raw) if raw is not None else None
+                taken = accept(line, *args)
             except Exception:  # hostile nesting and the like: garbage too
-                parsed = None
-            if parsed is not None:
-                return parsed
+                taken = None
+            if taken is not None:
+                return taken
             self.ignored += 1
-            refused += 1
+            self.refused += 1
+            if self.refused + child.flooded - self.dropped_from > limits.max_case_lines:  # dropped unread: refused too
+                return FLOOD
 
-    def _parse(self, raw: dict, case: Case, nonce: str) -> CaseOutcome:
+    def _import_line(self, line: bytes, nonce: str) -> ImportOutcome | None:
+        raw = decode_line(line)
+        return None if raw is None else parse_import(raw, nonce, output_cap=self.limits.output_cap)
+
+    def _parse(self, raw: dict, case: Case) -> CaseOutcome:
+        """The outcome of the line `answer` took for this case (parsed once: it was checked there)."""
         try:
-            outcome = parse_case(raw, case.id, nonce, output_cap=self.limits.output_cap)
+            return read_case(raw, case.id, output_cap=self.limits.output_cap)
         except Exception:  # hostile nesting and the like, in the line the case wrote for itself
-            outcome = None
-        return outcome or CaseOutcome(case.id, "error", message="the result of this case could not be read")
+            return CaseOutcome(case.id, "error", message="the result of this case could not be read")
 
     def _lost(self, child: Child, why: str, case: Case) -> CaseOutcome:
         """The outcome of a case during which the child hung, ended or flooded the result pipe."""

@@ -29,3 +29,16 @@ def test_does_a_worker_start_the_next_submission_while_the_parent_stores_the_las
     grade_parallel(jobs, workers=1, grade_one=grade_fake, rubric=RUBRIC, on_done=on_done)
     assert seen_during["s1"] == ["s1", "s2"]
     assert set(seen_during) == {"s1", "s2"}
+
+
+def test_a_submission_handed_over_ahead_is_no_suspect_when_the_worker_dies_before_starting_it(tmp_path):
+    """A worker has its next submission before it finishes the last; when the last kills it, only that
+    one is a suspect: the next is graded once, as usual, not retried alone with it."""
+    log = tmp_path / "log"
+    plans = {"ana": "exit", "ben": "ok", "cai": "ok"}
+    jobs = [Job(name, str(submission(tmp_path, name, do=do, log=log))) for name, do in plans.items()]
+    rows = {}
+    grade_parallel(jobs, workers=1, grade_one=grade_fake, rubric=RUBRIC,
+                   on_done=lambda job, report, why: rows.setdefault(job.student, why))
+    assert calls(log) == ["ana", "ben", "cai"]
+    assert rows["ana"] is not None and rows["ben"] is None and rows["cai"] is None

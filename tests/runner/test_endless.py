@@ -9,7 +9,7 @@ import time
 import pytest
 
 from autograder.runner import Limits, run_cases
-from autograder.runner.endless import FACTOR, FLOOR, EndlessWatch, computing
+from autograder.runner.endless import FACTOR, FLOOR, QUIET_FLOOR, EndlessWatch, Probe, computing
 from test_session import add_case, make_student, poke, run
 
 SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
@@ -32,6 +32,64 @@ def test_is_a_loop_after_answered_cases_stopped_long_before_the_case_timeout(tmp
     assert result.outcomes["mul/after"].message == "skipped: an earlier case of this task ran too long (above)"
     assert result.outcomes["relu/other"].status == "ok"
     assert took < SLOW.case_timeout  # the loop cost a fraction of its 3 s
+
+
+def test_is_a_loop_that_reads_nothing_stopped_at_the_quiet_look_before_the_floor(tmp_path, monkeypatch):
+    """A loop in pure Python (an index never advanced) reads and writes nothing: the first, quiet look
+    (from QUIET_FLOOR on, not FLOOR) stops it."""
+    root = make_student(tmp_path, """
+        def _loop(self):
+            i, total = 0, 0.0
+            while i < 3:  # i never advanced
+                total = total + self.data
+            return total
+        Value.loop = _loop
+    """)
+    stopped_by = []
+    endless = Probe.endless
+
+    def noted(probe, *, quiet):
+        verdict = endless(probe, quiet=quiet)
+        if verdict:
+            stopped_by.append("quiet look" if quiet else "last look")
+        return verdict
+
+    monkeypatch.setattr(Probe, "endless", noted)
+    started = time.monotonic()
+    result = run(root, [add_case("add/one"), poke("mul/loop", "loop", task="mul"), add_case("relu/after", task="relu")],
+                 limits=SLOW)
+    assert result.outcomes["mul/loop"].message == EndlessWatch.message()
+    assert result.outcomes["relu/after"].status == "ok"
+    assert stopped_by == ["quiet look"]
+    assert time.monotonic() - started < SLOW.case_timeout
+
+
+def test_is_an_import_made_on_first_use_left_to_finish(tmp_path):
+    """`import numpy` inside a method, on its first call, takes a while after cases of a millisecond and
+    computes: but it reads files, so the quiet look leaves it, and it answers in time."""
+    root = make_student(tmp_path, """
+        def _late(self):
+            import numpy
+            return float(numpy.float64(self.data) * 2)
+        Value.late = _late
+    """)
+    result = run(root, [add_case("add/one"), add_case("add/two"), poke("mul/late", "late", task="mul")], limits=SLOW)
+    assert result.outcomes["mul/late"].status == "ok", result.outcomes["mul/late"].message
+    assert result.outcomes["mul/late"].obs == {"result": 0.0}
+
+
+def test_does_a_probe_tell_a_loop_from_a_process_that_reads():
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    calls = subprocess.Popen([sys.executable, "-c", "while True: open('/proc/uptime').read()"])
+    try:
+        time.sleep(0.2)
+        quiet, busy = Probe(spin.pid), Probe(calls.pid)
+        time.sleep(0.1)
+        assert quiet.endless(quiet=True) and quiet.endless(quiet=False)
+        assert busy.endless(quiet=False) and not busy.endless(quiet=True)
+    finally:
+        spin.kill()
+        calls.kill()
 
 
 def test_does_a_case_that_sleeps_keep_its_whole_case_timeout(tmp_path):
@@ -78,6 +136,8 @@ def test_is_a_case_stopped_early_only_once_cases_have_answered_and_past_the_floo
     assert watch.early_deadline(100.0) is None
     watch.answered(0.001)
     assert watch.early_deadline(100.0) == pytest.approx(100.0 + FLOOR)
+    assert [(look.when, look.quiet) for look in watch.looks(100.0)] == [
+        (pytest.approx(100.0 + QUIET_FLOOR), True), (pytest.approx(100.0 + FLOOR), False)]
     watch.answered(0.1)
     assert watch.early_deadline(100.0) == pytest.approx(100.0 + FACTOR * 0.1)
 

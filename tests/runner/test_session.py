@@ -557,3 +557,19 @@ def test_is_the_derived_budget_enough_for_every_task_to_time_out_twice():
     assert limits.budget(153, 14) == 5.0 + 3.0 * 28
     assert limits.budget(500, 14) == 5.0 + 3.0 * 50
     assert Limits(submission_budget=60.0).budget(153, 14) == 60.0
+
+
+def test_is_a_burst_of_garbage_a_flood_however_fast_it_came(tmp_path):
+    """2,500 garbage lines in one write, then nothing: the parent's queue holds 2,000 and drops the rest
+    unread. Those count as refused too, so the verdict is a flood on every run, not a flood when the
+    parent happened to read in time and an import timeout when it did not."""
+    root = make_student(tmp_path, """
+        import os, time
+        os.write(63, b'{"garbage": true}\\n' * 2500)
+        time.sleep(30)
+    """)
+    for _ in range(3):
+        started = time.monotonic()
+        result = run(root, [add_case("add/one")], limits=Limits(case_timeout=1.0, import_timeout=3.0))
+        assert time.monotonic() - started < 3.0
+        assert "flooded the grader's result pipe while it was imported" in result.outcomes["add/one"].message

@@ -1,0 +1,86 @@
+"""A report's two JSON texts for a class, each case's made once: the same bytes as json_report's.
+
+    compact_json(report)   json.dumps(report_dict(report), ensure_ascii=False): the gradebook store's row
+    indented_json(report)  render_json(report): reports/<id>.json (indent 2, made inert)
+
+A class's reports share most of their cases: a passed case, and every hidden one, reads the same in every
+report that has it, and so does a failed case's graph where students made the same mistake. So each case's
+two texts are kept for the rest of the process, by the case's fields (a tuple: hashed and compared in C), and a
+report's texts are its own few keys around them: most of a class's cases are written once, not once per report.
+tests/report/test_json_text.py compares both with json_report's on every kind of report.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from operator import attrgetter
+
+from autograder.report.inert import inert_json
+from autograder.report.json_indent import Raw, dumps_indented
+from autograder.report.json_report import case_dict, head_dict, tail_dict, task_head
+from autograder.report.model import CaseResult, Report
+
+CASE_DEPTH = 4  # a case's place in the indented document: report > tasks > task > cases > case
+KEPT = 50_000   # cases' texts kept at most (a class of a few hundred keeps a few thousand)
+# where each case's text goes in a report's indented skeleton: three quotes never occur in JSON text (a string
+# holds no raw quote, and two values never touch), and inert_json leaves them as they are
+_MARK = '"""'
+_TEXTS: dict[tuple, tuple[str, str]] = {}
+
+
+def compact_json(report: Report) -> str:
+    """json.dumps(report_dict(report), ensure_ascii=False), byte for byte."""
+    texts = iter(_case_texts(report))
+    tasks = ", ".join("{" + _items(task_head(t)) + ', "cases": [' + ", ".join(next(texts)[0] for _ in t.cases) + "]}"
+                      for t in report.tasks)
+    tail = _items(tail_dict(report))
+    return "{" + _items(head_dict(report)) + ', "tasks": [' + tasks + "]" + (", " + tail if tail else "") + "}"
+
+
+def indented_json(report: Report) -> str:
+    """json_report.render_json(report), byte for byte."""
+    mark = Raw(_MARK)
+    skeleton = {**head_dict(report),
+                "tasks": [{**task_head(t), "cases": [mark] * len(t.cases)} for t in report.tasks],
+                **tail_dict(report)}
+    pieces = inert_json(dumps_indented(skeleton)).split(_MARK)
+    out = [pieces[0]]
+    for (_, text), piece in zip(_case_texts(report), pieces[1:]):
+        out += (text, piece)
+    out.append("\n")
+    return "".join(out)
+
+
+def _case_texts(report: Report) -> list[tuple[str, str]]:
+    """(compact, indented and inert) text of each case of the report, in order. The last report's are kept
+    too: a batch stores a row and then writes reports/<id>.json of the same Report object."""
+    if _LAST and _LAST[0] is report:
+        return _LAST[1]
+    texts = []
+    for task in report.tasks:
+        for case in task.cases:
+            # a case's fields as one tuple, hashed and compared in C; a graph's numbers by their own text (0.0 and
+            # -0.0 are equal numbers, written differently)
+            key = _KEY(case) if case.graph is None else _compact(case_dict(case))
+            found = _TEXTS.get(key)
+            if found is None:
+                if len(_TEXTS) >= KEPT:
+                    _TEXTS.clear()
+                data = case_dict(case)
+                found = _TEXTS[key] = _compact(data), inert_json(dumps_indented(data, depth=CASE_DEPTH))
+            texts.append(found)
+    _LAST[:] = [report, texts]  # the Report is held, so no other object can take its id meanwhile
+    return texts
+
+
+_KEY = attrgetter(*(f.name for f in fields(CaseResult) if f.name != "graph"))
+_LAST: list = []
+
+
+# json.dumps(x, ensure_ascii=False) is this encoder's encode(x): made once, not on every call as json.dumps does
+_compact = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _items(data: dict) -> str:
+    """A dict's items as json.dumps writes them inside its braces (", " and ": " between)."""
+    return ", ".join(f"{_compact(k)}: {_compact(v)}" for k, v in data.items())

@@ -1,0 +1,95 @@
+"""A grading thread and the sandboxed children it talks to run on one CPU while it grades.
+
+The conversation with a child is a ping-pong: a line to the child, the child computes, a line back,
+184 times a submission. Left to itself, the kernel often wakes the other side on another, idle CPU,
+and on a virtual machine waking an idle CPU costs far more than the work: on the 2-core VM this was
+measured on, a bare pipe ping-pong between two Python processes cost 38 us of CPU a round trip across
+CPUs and 7 us on one (benchmarks/same_cpu.py). So while a thread runs cases, it and every process it
+starts (a zygote, a bwrap, an interpreter: they inherit the mask) are held on one CPU of those it
+may use; afterwards the thread gets its own mask back, so that what it starts later (a pool of
+workers, say) is not held there.
+
+Which CPU: each grading thread of the machine takes a slot (an exclusive lock on a file, released
+when the thread's process ends) and slot i gets the i-th allowed CPU, round the list: a class's
+workers, and two graders started together, spread over the CPUs rather than pile on one.
+AUTOGRADER_SAME_CPU=0 turns it off; where the OS can't pin (macOS), nothing is done.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+ENV = "AUTOGRADER_SAME_CPU"
+MAX_SLOTS = 1024
+_HELD = threading.local()  # this thread's slot: (its index, the lock's fd), kept for the process's life
+
+
+def wanted() -> bool:
+    return os.environ.get(ENV, "").strip() != "0" and hasattr(os, "sched_setaffinity")
+
+
+@contextmanager
+def one_cpu() -> Iterator[int | None]:
+    """Hold this thread (and what it starts meanwhile) on its slot's CPU; the CPU, or None when not held."""
+    if not wanted():
+        yield None
+        return
+    try:
+        mask = os.sched_getaffinity(0)
+    except OSError:
+        yield None
+        return
+    cpus = sorted(mask)
+    if len(cpus) < 2:
+        yield None
+        return
+    cpu = cpus[_slot() % len(cpus)]
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError:
+        yield None
+        return
+    try:
+        yield cpu
+    finally:
+        try:
+            os.sched_setaffinity(0, mask)
+        except OSError:
+            pass
+
+
+def _slot() -> int:
+    """This thread's slot: the first free one, taken once and kept while its process lives."""
+    held = getattr(_HELD, "slot", None)
+    if held is not None:
+        return held[0]
+    folder = _folder()
+    for index in range(MAX_SLOTS):
+        try:
+            fd = os.open(folder / str(index), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError:
+            break
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        _HELD.slot = (index, fd)
+        return index
+    _HELD.slot = (threading.get_ident() % MAX_SLOTS, -1)  # no lock could be taken: spread by the thread's id
+    return _HELD.slot[0]
+
+
+def _folder() -> Path:
+    """The machine's slot files for this user (a folder of its own in the temporary folder)."""
+    folder = Path(tempfile.gettempdir()) / f"backprop-kit-cpus-{os.geteuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    except OSError:
+        pass
+    return folder

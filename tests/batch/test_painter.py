@@ -1,0 +1,41 @@
+"""Does the histogram come out the same, byte for byte, whoever draws it: the painter process that imported
+matplotlib at idle priority meanwhile, the grading process after a painter that died, or one not started?"""
+from __future__ import annotations
+
+from autograder.batch import painter
+from autograder.report.histogram import histogram_png
+
+SUMMARY = {"histogram": {"edges": [i * 1.5 for i in range(11)], "counts": [0, 1, 2, 3, 0, 5, 6, 0, 8, 9]},
+           "max_score": 15.0, "submissions": 34, "mean": 7.5}
+
+
+def test_is_the_painters_picture_the_one_drawn_here(monkeypatch):
+    monkeypatch.setattr(painter, "READY_SECONDS", 120.0)  # its import at idle priority: waited for, here
+    painter.start(painter.PAINTER_MIN)
+    [started] = painter._STARTED
+    process = started.process
+    assert painter.draw(SUMMARY) == histogram_png(SUMMARY)
+    assert not process.is_alive() and not painter._STARTED
+
+
+def test_is_the_picture_drawn_here_when_the_painter_died():
+    painter.start(painter.PAINTER_MIN)
+    [started] = painter._STARTED
+    process = started.process
+    process.kill()
+    process.join()
+    assert painter.draw(SUMMARY) == histogram_png(SUMMARY)
+
+
+def test_does_a_painter_not_asked_to_draw_end_with_the_batch():
+    painter.start(painter.PAINTER_MIN)
+    [started] = painter._STARTED
+    process = started.process
+    painter.stop()
+    assert not process.is_alive() and not painter._STARTED
+
+
+def test_does_a_small_class_import_in_a_thread_of_its_own():
+    painter.start(painter.PAINTER_MIN - 1)
+    assert [type(s).__name__ for s in painter._STARTED] == ["Thread"]
+    assert painter.draw(SUMMARY) == histogram_png(SUMMARY)
