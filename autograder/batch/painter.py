@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 
 from autograder.batch.sigint import sigint_blocked
@@ -31,7 +32,7 @@ _STARTED: list = []     # the painter, or the importing thread
 
 def start(count: int) -> None:
     """Before a class's `count` submissions are graded: have matplotlib imported meanwhile."""
-    if _STARTED:
+    if _STARTED or _imported():  # already here (a process grading again): drawn here
         return
     if count >= PAINTER_MIN and hasattr(os, "sched_setscheduler"):
         _STARTED.append(_Painter())
@@ -121,6 +122,10 @@ class _Painter:
 # a painter awaited must have had at least 30% of a core in each step: less, and the grading process, which
 # would have its share of the machine, draws it sooner (an idle thread is starved by any other process)
 _STEP_TICKS = max(1, round(0.3 * STEP_SECONDS * os.sysconf("SC_CLK_TCK"))) if hasattr(os, "sysconf") else 1
+
+
+def _imported() -> bool:
+    return "matplotlib.figure" in sys.modules
 
 
 def _cpu_ticks(pid: int) -> int | None:
