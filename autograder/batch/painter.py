@@ -146,14 +146,14 @@ def _paint(conn) -> None:
     importer.start()
     try:
         drawn_from = conn.recv()
-    except EOFError:  # not needed
+    except (EOFError, OSError):  # not needed: the grading process closed its end (unread: reset)
         return
     importer.join()
     from autograder.report.histogram import histogram_png
 
     try:
         conn.send_bytes(histogram_png(drawn_from))
-    except Exception:  # the grading process draws it then, and says what is wrong
+    except Exception:  # the grading process draws it then, and says what is wrong (or is gone)
         pass
 
 

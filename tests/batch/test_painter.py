@@ -44,6 +44,15 @@ def test_does_a_painter_not_asked_to_draw_end_with_the_batch():
     assert not process.is_alive() and not painter._STARTED
 
 
+def test_does_a_ready_painter_not_asked_to_draw_end_quietly():
+    """It said it was ready, unread: our end closing resets the connection, which it takes as the end too."""
+    painter.start(painter.PAINTER_MIN)
+    [started] = painter._STARTED
+    assert started.conn.poll(120)
+    painter.stop()
+    assert started.process.exitcode == 0
+
+
 def test_is_nothing_started_where_matplotlib_is_imported_already(monkeypatch):
     monkeypatch.setattr(painter, "_imported", lambda: True)
     painter.start(painter.PAINTER_MIN)
