@@ -3,6 +3,7 @@ writing reports and feedback pages, the class files), each worker (preparing, sc
 the cases) and the sandboxed children (the student's code, the interpreter, bubblewrap).
 
     .venv/bin/python benchmarks/profile_batch.py [--count N] [--workers N] [--top N] [--pstats DIR]
+    .venv/bin/python benchmarks/profile_batch.py --fixed RUNS    # what a class costs whatever its size
 
 Builds the class benchmarks/bench_batch.py builds (--count submissions, --seed), warms the goldens
 into a private cache, then grades it as `autograder grade DIR --out OUT --workers N` does
@@ -188,13 +189,13 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
             "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
             "workers, own, grading (prepare, run the child, score)": 1000 * workers_own / n,
             "workers' children reaped per submission (bwrap, interpreter, student code)": 1000 * reaped / n,
-            "the rest of the tree, as reaped (the workers' start; a zygote, its children)":
+            "the rest of the tree, as reaped (workers' start, a zygote, its children, the painter)":
                 1000 * (tree - workers_own - reaped) / n,
         },
         "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
                             "the rest of its main thread (the pool, results, progress)":
                                 1000 * (main_thread - sum(spent.values())) / n,
-                            "its other threads (matplotlib imported in the background, the pool's)":
+                            "its other threads (the pool's: reading results; a small class's matplotlib)":
                                 1000 * (main_cpu - main_thread) / n},
     }
 
@@ -211,6 +212,35 @@ def print_split(result: dict, indent: str = "") -> None:
     for what, ms in result["main_process_ms"].items():
         print(f"{indent}  {what:70} {ms:6.1f} ms {ms * n / 1000:6.2f} s")
     print(f"{indent}  (the class's files are written once: per submission they cost less in a larger class)")
+
+
+def fixed_costs(runs: int, workers: int = 2, count: int = 2) -> dict:
+    """What a class costs whatever its size: `autograder grade` on `count` copies of the solution, as a real
+    process, `runs` times (a first, untimed run warms the goldens); medians of the wall clock and of the CPU
+    of every process of the run (tree_cpu.run_counted: a cgroup where one can be made)."""
+    import bench_batch
+    from tree_cpu import run_counted
+
+    with tempfile.TemporaryDirectory(prefix="profile-fixed-") as tmp:
+        tmp = Path(tmp)
+        for i in range(count):
+            shutil.copytree(bench_batch.corpus.SOLUTIONS, tmp / "class" / f"s{i:03d}" / "micrograd",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+        env = {**os.environ, "AUTOGRADER_CACHE": str(tmp / "cache")}
+        env.pop("AUTOGRADER_HIDDEN_SEED", None)
+        walls, cpus, how = [], [], ""
+        for i in range(runs + 1):
+            argv = [sys.executable, "-m", "autograder", "grade", str(tmp / "class"), "--out", str(tmp / f"out{i}"),
+                    "--workers", str(workers), "--config", str(bench_batch.RUBRIC_FILE)]
+            wall, cpu, how, done = run_counted(argv, cwd=KIT, env=env, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise SystemExit(f"profile_batch: {' '.join(argv)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+            if i:
+                walls.append(wall)
+                cpus.append(cpu)
+    return {"count": count, "workers": workers, "runs": runs, "counted_by": how, "load_after": os.getloadavg()[0],
+            "wall_seconds": statistics.median(walls), "cpu_seconds": statistics.median(cpus),
+            "walls": walls, "cpus": cpus}
 
 
 def _top(title: str, stats: pstats.Stats, top: int) -> None:
@@ -230,9 +260,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers here")
     parser.add_argument("--no-cprofile", action="store_true",
                         help="CPU times alone, without cProfile (which slows pure-Python code several times)")
+    parser.add_argument("--fixed", type=int, metavar="RUNS",
+                        help="instead: what a class costs whatever its size, `autograder grade` on a class of 2 "
+                             "as a real process RUNS times (medians of wall clock and CPU of every process)")
     args = parser.parse_args(argv)
     random.seed(args.seed)
-    result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=not args.no_cprofile)
+    if args.fixed:
+        result = fixed_costs(args.fixed, args.workers)
+        print(f"a class of {result['count']}, {result['workers']} worker(s), {result['runs']} runs: "
+              f"{result['wall_seconds']:.3f} s wall, {result['cpu_seconds']:.3f} s CPU (medians; CPU counted by "
+              f"{result['counted_by']}; load {result['load_after']:.2f} after)")
+        print("  walls " + " ".join(f"{x:.2f}" for x in result["walls"]) + "; CPUs " +
+              " ".join(f"{x:.2f}" for x in result["cpus"]))
+    else:
+        result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=not args.no_cprofile)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

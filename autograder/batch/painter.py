@@ -6,8 +6,9 @@ their results). So, for a class of at least PAINTER_MIN submissions to grade, a 
 painter) imports it in a thread at SCHED_IDLE priority, which runs only when a core would otherwise idle
 (a batch's workers and their sandboxed children wait on each other now and then), and at the end draws the
 histogram at normal priority with report/histogram.py, while the grading process writes the other class
-files. Where it has not answered within ANSWER_SECONDS (a machine busy with other work can starve an idle
-thread) the grading process draws it itself, as it does without a painter: the same function, the same
+files. One still importing then is awaited while it gets CPU (the workers are done: it has the cores); one
+starved (a machine busy with other work can starve an idle thread: under 30% of a core in a STEP_SECONDS),
+or that died, leaves the drawing to the grading process, as without a painter: the same function, the same
 bytes. A smaller class is over before idle moments add up to an import: matplotlib is imported by a
 background thread of the grading process, as before.
 """
@@ -17,19 +18,21 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 
 from autograder.batch.sigint import sigint_blocked
 
 PAINTER_MIN = 20        # submissions to grade for a painter of its own
-READY_SECONDS = 0.5     # how long a painter still importing is awaited at the end, before drawing here
-DRAW_SECONDS = 5.0      # how long its drawing is awaited (at normal priority: ~0.07 s)
+STEP_SECONDS = 0.1      # a painter still importing at the end is awaited while it gets CPU in each step
+READY_SECONDS = 5.0     # and this long at most (where its CPU can't be read: 0.5 s)
+DRAW_SECONDS = 5.0      # its drawing, at normal priority (~0.07 s), is awaited this long at most
 _STARTED: list = []     # the painter, or the importing thread
 
 
 def start(count: int) -> None:
     """Before a class's `count` submissions are graded: have matplotlib imported meanwhile."""
-    if _STARTED:
+    if _STARTED or _imported():  # already here (a process grading again): drawn here
         return
     if count >= PAINTER_MIN and hasattr(os, "sched_setscheduler"):
         _STARTED.append(_Painter())
@@ -65,7 +68,7 @@ def draw(summary: dict) -> bytes:
         conn = started.conn
         try:
             # it says whether matplotlib imported: long since, in a class of any size on an idle enough machine
-            if started.asked and conn.poll(READY_SECONDS) and conn.recv() and conn.poll(DRAW_SECONDS):
+            if started.asked and started.ready() and conn.poll(DRAW_SECONDS):
                 return conn.recv_bytes()
         except (EOFError, OSError):  # it died: drawn here, where what is wrong is said
             pass
@@ -94,12 +97,45 @@ class _Painter:
         theirs.close()
         self.asked = False
 
+    def ready(self) -> bool:
+        """Has matplotlib imported? Waits while the painter is importing and getting CPU for it."""
+        ticks = _cpu_ticks(self.process.pid)
+        if ticks is None:  # its CPU can't be read here: a short wait
+            return self.conn.poll(0.5) and bool(self.conn.recv())
+        waited = 0.0
+        while not self.conn.poll(STEP_SECONDS):
+            waited += STEP_SECONDS
+            now = _cpu_ticks(self.process.pid)
+            if now is None or now - ticks < _STEP_TICKS or waited >= READY_SECONDS:
+                return False  # gone, starved (drawing here is quicker then), or too long: drawn here
+            ticks = now
+        return bool(self.conn.recv())
+
     def end(self) -> None:
         self.conn.close()  # a waiting painter reads the end and exits
         self.process.join(timeout=1)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
+
+
+# a painter awaited must have had at least 30% of a core in each step: less, and the grading process, which
+# would have its share of the machine, draws it sooner (an idle thread is starved by any other process)
+_STEP_TICKS = max(1, round(0.3 * STEP_SECONDS * os.sysconf("SC_CLK_TCK"))) if hasattr(os, "sysconf") else 1
+
+
+def _imported() -> bool:
+    return "matplotlib.figure" in sys.modules
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The CPU a process has used so far, in clock ticks (Linux's /proc; None elsewhere, or once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rpartition(b")")[2].split()  # after the command's name, which may hold anything
+        return int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _paint(conn) -> None:
@@ -110,14 +146,14 @@ def _paint(conn) -> None:
     importer.start()
     try:
         drawn_from = conn.recv()
-    except EOFError:  # not needed
+    except (EOFError, OSError):  # not needed: the grading process closed its end (unread: reset)
         return
     importer.join()
     from autograder.report.histogram import histogram_png
 
     try:
         conn.send_bytes(histogram_png(drawn_from))
-    except Exception:  # the grading process draws it then, and says what is wrong
+    except Exception:  # the grading process draws it then, and says what is wrong (or is gone)
         pass
 
 

@@ -2,8 +2,17 @@
 matplotlib at idle priority meanwhile, the grading process after a painter that died, or one not started?"""
 from __future__ import annotations
 
+import pytest
+
 from autograder.batch import painter
 from autograder.report.histogram import histogram_png
+
+
+@pytest.fixture(autouse=True)
+def matplotlib_not_imported_yet(monkeypatch):
+    """As in a fresh grading process (this one imports it to draw the reference picture)."""
+    monkeypatch.setattr(painter, "_imported", lambda: False)
+
 
 SUMMARY = {"histogram": {"edges": [i * 1.5 for i in range(11)], "counts": [0, 1, 2, 3, 0, 5, 6, 0, 8, 9]},
            "max_score": 15.0, "submissions": 34, "mean": 7.5}
@@ -33,6 +42,21 @@ def test_does_a_painter_not_asked_to_draw_end_with_the_batch():
     process = started.process
     painter.stop()
     assert not process.is_alive() and not painter._STARTED
+
+
+def test_does_a_ready_painter_not_asked_to_draw_end_quietly():
+    """It said it was ready, unread: our end closing resets the connection, which it takes as the end too."""
+    painter.start(painter.PAINTER_MIN)
+    [started] = painter._STARTED
+    assert started.conn.poll(120)
+    painter.stop()
+    assert started.process.exitcode == 0
+
+
+def test_is_nothing_started_where_matplotlib_is_imported_already(monkeypatch):
+    monkeypatch.setattr(painter, "_imported", lambda: True)
+    painter.start(painter.PAINTER_MIN)
+    assert not painter._STARTED and painter.draw(SUMMARY) == histogram_png(SUMMARY)
 
 
 def test_does_a_small_class_import_in_a_thread_of_its_own():
