@@ -10,8 +10,8 @@ may use; afterwards the thread gets its own mask back, so that what it starts la
 workers, say) is not held there.
 
 Which CPU: each grading thread of the machine takes a slot (an exclusive lock on a file, released
-when the thread's process ends) and slot i gets the i-th allowed CPU, round the list: a class's
-workers, and two graders started together, spread over the CPUs rather than pile on one.
+when the thread's process ends) on the allowed CPU that the fewest others hold: a class's workers,
+and two graders started together, spread over the CPUs rather than pile on one.
 AUTOGRADER_SAME_CPU=0 turns it off; where the OS can't pin (macOS), nothing is done.
 """
 from __future__ import annotations
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Iterator
 
 ENV = "AUTOGRADER_SAME_CPU"
-MAX_SLOTS = 1024
-_HELD = threading.local()  # this thread's slot: (its index, the lock's fd), kept for the process's life
+MAX_LEVELS = 256  # grading threads a CPU at most, counted by the slots
+_HELD = threading.local()  # this thread's slot: (its CPU, the lock's fd), kept for the process's life
 
 
 def wanted() -> bool:
@@ -48,7 +48,7 @@ def one_cpu() -> Iterator[int | None]:
     if len(cpus) < 2:
         yield None
         return
-    cpu = cpus[_slot() % len(cpus)]
+    cpu = _slot(cpus)
     try:
         os.sched_setaffinity(0, {cpu})
     except OSError:
@@ -63,25 +63,36 @@ def one_cpu() -> Iterator[int | None]:
             pass
 
 
-def _slot() -> int:
-    """This thread's slot: the first free one, taken once and kept while its process lives."""
+def _slot(cpus: list[int]) -> int:
+    """This thread's CPU: a slot taken once and kept while its process lives. The slots are (level, CPU):
+    every CPU's slot of level 0 is tried before any of level 1, so the CPU taken is one that the fewest
+    grading threads hold."""
     held = getattr(_HELD, "slot", None)
     if held is not None:
-        return held[0]
+        if held[0] in cpus:
+            return held[0]
+        if held[1] >= 0:  # this thread may no longer use that CPU: its slot is given up
+            os.close(held[1])
     folder = _folder()
-    for index in range(MAX_SLOTS):
-        try:
-            fd = os.open(folder / str(index), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except OSError:
-            break
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            continue
-        _HELD.slot = (index, fd)
-        return index
-    _HELD.slot = (threading.get_ident() % MAX_SLOTS, -1)  # no lock could be taken: spread by the thread's id
+    for level in range(MAX_LEVELS):
+        for cpu in cpus:
+            try:
+                fd = os.open(folder / f"{cpu}-{level}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            except OSError:
+                return _unlocked(cpus)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            _HELD.slot = (cpu, fd)
+            return cpu
+    return _unlocked(cpus)
+
+
+def _unlocked(cpus: list[int]) -> int:
+    """No slot could be taken: a CPU by the thread's id."""
+    _HELD.slot = (cpus[threading.get_ident() % len(cpus)], -1)
     return _HELD.slot[0]
 
 
