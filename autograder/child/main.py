@@ -228,7 +228,9 @@ def main(argv):
     sys.setrecursionlimit(RECURSION_LIMIT)
     if job.get("site"):  # the allowed packages (numpy), after the standard library
         sys.path.append(job["site"])
-    sys.meta_path.insert(0, hooks.Forbidden(job.get("forbidden", ())))
+    forbidden = hooks.Forbidden(job.get("forbidden", ()))
+    sys.meta_path.insert(0, forbidden)
+    forbidden.unload()  # what the child (or its zygote) imported itself is not there for the student's code
     pupil = student.Student(job["student_root"], job.get("files"), job.get("import_seconds"))
     sys.meta_path.insert(1, pupil.hooks)
     sys.meta_path.append(hooks.DisplayStandIn())

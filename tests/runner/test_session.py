@@ -573,3 +573,19 @@ def test_is_a_burst_of_garbage_a_flood_however_fast_it_came(tmp_path):
         result = run(root, [add_case("add/one")], limits=Limits(case_timeout=1.0, import_timeout=3.0))
         assert time.monotonic() - started < 3.0
         assert "flooded the grader's result pipe while it was imported" in result.outcomes["add/one"].message
+
+
+@pytest.mark.parametrize("level", ["basic", "bubblewrap"])
+def test_is_a_forbidden_module_the_child_had_imported_itself_refused(tmp_path, monkeypatch, level):
+    """The zygote preloads `random` (nearly every nn.py imports it): a rubric that forbids it still
+    refuses the student's `import random`."""
+    monkeypatch.setenv("AUTOGRADER_SANDBOX", level)
+    from autograder.runner.levels import current
+
+    try:
+        current()
+    except Exception as err:  # noqa: BLE001 - no bubblewrap here
+        pytest.skip(f"no {level} level here: {err}")
+    root = make_student(tmp_path, "import random\n")
+    result = run(root, [add_case("add/one")], forbidden=("random",))
+    assert "random is not allowed in this assignment" in result.imports.forbidden
