@@ -80,16 +80,20 @@ def start_worker(slots, taken, grade_one: GradeOne, rubric: dict) -> None:
 def warm_hidden(rubric: Rubric) -> None:
     """What grading a first submission pays once per process, paid while the parent still prepares: the
     kit imported, the cases built, the goldens read if the cache has them (never computed here: that is the
-    parent's, once), the sandbox level probed and (at the bubblewrap level with a zygote) the zygote
-    started, by running an empty submission with no cases exactly as grade_path runs a real one."""
+    parent's, once) and the sandbox level probed. Where the parent is computing the goldens (seconds), the
+    sandbox is started too (at the bubblewrap level with a zygote, the zygote), by running an empty
+    submission with no cases exactly as grade_path runs a real one; otherwise the first submission starts
+    it, as soon: that run would only cost a child more."""
     import tempfile
 
     from autograder.goldens import GoldenStore, KitError
     from autograder.grading import golden_values, limits_for, select_cases
-    from autograder.runner import run_cases
+    from autograder.runner import levels, run_cases
 
+    levels.current()
     try:
         golden_values(select_cases(rubric, include_hidden=True), rubric, GoldenStore(compute=False))
+        return
     except KitError:  # not cached yet: the parent is computing them
         pass
     with tempfile.TemporaryDirectory(prefix="autograder-warm-") as empty:
