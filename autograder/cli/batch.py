@@ -6,7 +6,9 @@ could not be graded (see the gradebook's error column), 2 bad input, 130 Ctrl-C
 """
 from __future__ import annotations
 
+import importlib.machinery
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Sequence
@@ -49,6 +51,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         _check_sandbox()
     except ConfigError as err:  # an AUTOGRADER_SANDBOX this machine can't give: once, not on every row
         return _usage(errors, str(err))
+    _spawn_without_the_script()
     try:
         from autograder.batch.discover import discover
 
@@ -97,6 +100,17 @@ def _check_sandbox() -> None:
 
     if os.environ.get(levels.ENV, "").strip():
         levels.current()
+
+
+def _spawn_without_the_script() -> None:
+    """Run as the `autograder` console script, the grading process's __main__ is that file, which each spawned
+    worker would run again to rebuild __main__ (importing the CLI: ~30 ms of CPU a worker, for nothing: the
+    workers need none of it). Named as a package's __main__, as under `python -m autograder`, it is left
+    alone by multiprocessing's spawn."""
+    main = sys.modules.get("__main__")
+    if main is not None and getattr(main, "__spec__", None) is None \
+            and Path(getattr(main, "__file__", "") or "").name in ("autograder", "autograder.exe"):
+        main.__spec__ = importlib.machinery.ModuleSpec("autograder.__main__", None)
 
 
 def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: Console | None = None) -> None:
