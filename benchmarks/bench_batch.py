@@ -344,8 +344,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"class: {len(made)} submissions: " + ", ".join(f"{n} {k}" for k, n in kinds.items()))
         print("layouts: " + ", ".join(f"{n} {k}" for k, n in layouts.items()))
         print(f"machine: {os.cpu_count()} cores, load average (1/5 min) {load()} before the runs")
-        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
-            print("note: PYTHONDONTWRITEBYTECODE is set: the CLI and every worker compile the kit afresh")
+        if os.environ.get("PYTHONDONTWRITEBYTECODE") and not any((KIT / "autograder" / "__pycache__").glob("*.pyc")):
+            print("note: PYTHONDONTWRITEBYTECODE is set and the kit is not byte-compiled (make setup does it): "
+                  "the CLI and every worker compile it afresh")
 
         # warm-up, untimed: goldens into the private cache, the kit's files into the OS cache
         warm = tmp / "warm"
