@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from typing import Iterator
 
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -73,17 +74,21 @@ def _cpu_ticks(pid: int | str) -> int:
         return 0
 
 
-def tree_cpu_seconds(pid: int) -> float:
-    """The CPU time a process and its live descendants have used, in seconds (0 without /proc)."""
-    total, todo, seen = 0, [pid], set()
+def tree(pid: int) -> Iterator[int]:
+    """A process and its live descendants, each once (as /proc shows them while they are walked)."""
+    todo, seen = [pid], set()
     while todo:
         one = todo.pop()
         if one in seen:
             continue
         seen.add(one)
-        total += _cpu_ticks(one)
+        yield one
         todo += children_of(one)
-    return total / _TICKS
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """The CPU time a process and its live descendants have used, in seconds (0 without /proc)."""
+    return sum(_cpu_ticks(one) for one in tree(pid)) / _TICKS
 
 
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from autograder.runner.cleanup import children_of
+from autograder.runner.cleanup import tree
 
 FACTOR = 20.0       # times the slowest answered case
 QUIET_FLOOR = 0.1   # seconds: a case computing without reads or writes is never stopped before this
@@ -95,16 +95,11 @@ def usage(pid: int) -> tuple[float, int | None]:
     """(CPU seconds, read and write calls made) of the process tree under `pid`; the calls None where
     /proc can't tell them. The CPU is the scheduler's count in nanoseconds (/proc/<pid>/task/*/schedstat), or
     /proc's clock ticks where that is missing."""
-    cpu, calls, todo, seen = 0.0, 0, [pid], set()
-    while todo:
-        one = todo.pop()
-        if one in seen:
-            continue
-        seen.add(one)
+    cpu, calls = 0.0, 0
+    for one in tree(pid):
         cpu += _run_seconds(one)
         made = _syscalls(one)
         calls = None if made is None or calls is None else calls + made
-        todo += children_of(one)
     return cpu, calls
 
 
