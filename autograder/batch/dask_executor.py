@@ -76,7 +76,8 @@ def _check_workers(client, address: str) -> None:
 def _grade_on(client, pending: deque[Job], grade_one: GradeOne, fields: dict, on_done: OnDone,
               suspects: list[Job] | None, *, window: int) -> None:
     """Grade `pending`, at most `window` jobs per worker thread handed over at once. A job lost
-    with its worker goes to `suspects` to be tried again alone, or (suspects None) gets its row."""
+    with its worker goes to `suspects` to be tried again alone, or (suspects None) gets its row. The
+    retry's key is not the first try's: the scheduler may still hold that one, failed, and answer with it."""
     from distributed import as_completed
     from distributed.client import FutureCancelledError
     from distributed.scheduler import KilledWorker
@@ -90,7 +91,7 @@ def _grade_on(client, pending: deque[Job], grade_one: GradeOne, fields: dict, on
             job = pending.popleft()
             future = client.submit(grade_packed, grade_one, pack(Path(job.path)), Path(job.path).name,
                                    job.student, fields, job.variant, pure=False, retries=0,
-                                   key=f"grade-{job.student}-{id(job)}")
+                                   key=f"grade-{'alone-' if suspects is None else ''}{job.student}-{id(job)}")
             running[future.key] = job
             futures.append(future)
         return futures
