@@ -10,6 +10,8 @@ the read of the result) timed on their own (time.process_time around each: a lit
 cost shows up as Python). CPU time, not wall clock; the medians of a few runs of this on a shared machine.
 
 cpu_split.py says the same for the grading process (os.times, coarser) and adds the sandboxed side.
+To compare two versions of the kit on a shared machine, run this from a worktree of each, in turns
+(A B A B A B), and compare the medians: the machine's load moves both alike.
 """
 from __future__ import annotations
 
