@@ -47,22 +47,17 @@ class EndlessWatch:
     def answered(self, seconds: float) -> None:
         self.slowest = max(self.slowest, seconds)
 
-    def looks(self, sent: float) -> tuple[Look, ...]:
-        """When to look at a case sent at `sent` (monotonic), in order; none before any case answered."""
-        if self.slowest <= 0:
-            return ()
-        relative = FACTOR * self.slowest
-        return Look(sent + max(QUIET_FLOOR, relative), True), Look(sent + max(FLOOR, relative), False)
-
     def first_look(self, sent: float) -> float | None:
         """When the first look is due (the looks' own objects are made only once it is: most cases answer
         before), or None before any case answered."""
         return sent + max(QUIET_FLOOR, FACTOR * self.slowest) if self.slowest > 0 else None
 
-    def early_deadline(self, sent: float) -> float | None:
-        """The last look's time (the one that stops any case still computing), or None before any answered."""
-        looks = self.looks(sent)
-        return looks[-1].when if looks else None
+    def looks(self, sent: float) -> tuple[Look, ...]:
+        """When to look at a case sent at `sent` (monotonic), in order; none before any case answered."""
+        first = self.first_look(sent)
+        if first is None:
+            return ()
+        return Look(first, True), Look(sent + max(FLOOR, FACTOR * self.slowest), False)
 
     @staticmethod
     def message() -> str:
@@ -155,9 +150,3 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
             return timeout, True
     return wait(deadline), False
 
-
-def computing(pid: int, probe: float = PROBE) -> bool:
-    """Is the process tree under `pid` using the CPU (at least BUSY of a core over `probe` seconds)?"""
-    look = Probe(pid)
-    time.sleep(probe)
-    return look.endless(quiet=False)

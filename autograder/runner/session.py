@@ -95,7 +95,7 @@ class _Run:
         self.child_errors: list[str] = []
         self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
         self.stderr_mark = 0                    # the child's stderr before the case under way
-        self.start_bytes, self.refused = 0, 0   # bytes read before the awaited message, lines refused since
+        self.start_bytes, self.refused, self.dropped_from = 0, 0, 0  # _count_from: where the counts of a message start
         self.nonces = Nonces(0)                 # the running child's (one_child draws them)
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from autograder.runner import Limits, run_cases
-from autograder.runner.endless import FACTOR, FLOOR, QUIET_FLOOR, EndlessWatch, Probe, computing
+from autograder.runner.endless import FACTOR, FLOOR, QUIET_FLOOR, EndlessWatch, Probe
 from test_session import add_case, make_student, poke, run
 
 SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
@@ -133,22 +133,24 @@ def test_does_a_slow_honest_engine_pass_every_case_on_a_busy_machine(tmp_path):
 
 def test_is_a_case_stopped_early_only_once_cases_have_answered_and_past_the_floor():
     watch = EndlessWatch()
-    assert watch.early_deadline(100.0) is None
+    assert watch.looks(100.0) == () and watch.first_look(100.0) is None
     watch.answered(0.001)
-    assert watch.early_deadline(100.0) == pytest.approx(100.0 + FLOOR)
     assert [(look.when, look.quiet) for look in watch.looks(100.0)] == [
         (pytest.approx(100.0 + QUIET_FLOOR), True), (pytest.approx(100.0 + FLOOR), False)]
+    assert watch.first_look(100.0) == pytest.approx(100.0 + QUIET_FLOOR)
     watch.answered(0.1)
-    assert watch.early_deadline(100.0) == pytest.approx(100.0 + FACTOR * 0.1)
+    assert [look.when for look in watch.looks(100.0)] == [pytest.approx(100.0 + FACTOR * 0.1)] * 2
 
 
-def test_does_computing_tell_a_spinning_process_from_a_sleeping_one():
+def test_does_a_probe_tell_a_spinning_process_from_a_sleeping_one():
     spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     nap = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
         time.sleep(0.2)
-        assert computing(spin.pid, probe=0.2)
-        assert not computing(nap.pid, probe=0.2)
+        spinning, napping = Probe(spin.pid), Probe(nap.pid)
+        time.sleep(0.2)
+        assert spinning.endless(quiet=False)
+        assert not napping.endless(quiet=False) and not napping.endless(quiet=True)
     finally:
         spin.kill()
         nap.kill()
