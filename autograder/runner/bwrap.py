@@ -18,8 +18,11 @@ What the student's code sees and can do:
   host, without capabilities (an empty bounding set too) and supplementary groups;
   when it is not root: uid 65534 inside, the grader's own uid outside;
 - a seccomp filter against new processes (fork, vfork and clone without CLONE_THREAD
-  fail with EPERM; clone3 with ENOSYS, so threads fall back to clone) on x86_64 and
-  aarch64; elsewhere fork works but stays in the PID namespace;
+  fail with EPERM; clone3 with ENOSYS, so threads fall back to clone) and kernel keyrings
+  (add_key, request_key, keyctl: EPERM) on x86_64 and aarch64; elsewhere fork works but
+  stays in the PID namespace;
+- a session keyring of its own, joined before bwrap starts (keyring.py): none of the
+  grader's keys, none of another child's;
 - no_new_privs, a session of its own (--new-session: no TIOCSTI);
 - the rlimits of the other levels, but RLIMIT_NPROC: bwrap forks twice itself (and a
   limit set before the uid changes would make the exec of Python fail).
@@ -56,6 +59,7 @@ from pathlib import Path
 
 from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
 from autograder.runner.packages import ONE_THREAD, installed_dirs
+from autograder.runner.keyring import joiner
 from autograder.runner.seccomp import fork_filter
 from autograder.runner.userns import UserNamespace, under
 from autograder.runner.cleanup import children_of, has_ended, kill_group, kill_session, pidfd, wait_readable
@@ -84,6 +88,7 @@ class BubblewrapLevel(Level):
         self.bwrap, self.python, self.features = bwrap, python, features
         self.userns = userns  # set: the child's own uid (see the module's doc); None: bwrap's user namespace
         self.seccomp = fork_filter()
+        self.join_keyring = joiner()  # the sandbox's own session keyring, joined before bwrap starts
         self._installed: dict[tuple[str, ...], list[str]] = {}  # prefixes -> installed_dirs, made once
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
@@ -100,6 +105,7 @@ class BubblewrapLevel(Level):
     def preexec(self, limits: Limits, cpu: int):
         def preexec():
             set_limits(limits, cpu, nproc=False)
+            self.join_keyring()
             if self.userns is not None:
                 os.setgroups([])  # root's groups: none are carried into the sandbox
         return preexec

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from autograder.runner import keyring, seccomp
 from autograder.runner.packages import ONE_THREAD, link_folder
 from autograder.runner.cleanup import kill_session
 from autograder.runner.limits import Limits, set_limits
@@ -57,14 +58,24 @@ class Level:
 
     def __init__(self, why: str = ""):
         self.why = why  # why this level and not a better one: for the note
+        self.keys = seccomp.keys_filter()  # kernel keyrings refused (the other levels' filters refuse them too)
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
         """packages: the real paths of the allowed packages to show the child (packages.py)."""
+        join = keyring.joiner()
+        install = seccomp.installer(self.keys) if self.keys is not None else None
+
+        def preexec():
+            set_limits(limits, cpu)
+            join()  # a session keyring of its own, then no keyring call at all
+            if install is not None:
+                install()
+
         return Launch(
             argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
             cwd=home, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, **ONE_THREAD},
-            preexec=lambda: set_limits(limits, cpu), student_root=student_root, pass_fds=(job_fd, result_fd),
+            preexec=preexec, student_root=student_root, pass_fds=(job_fd, result_fd),
             site=link_folder(os.path.join(home, "site"), packages))
 
     def exit_status(self, returncode: int) -> int:

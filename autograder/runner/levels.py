@@ -13,10 +13,13 @@
                 package, no kit file, no shared /tmp or /dev/shm, no /proc), runs as a
                 uid/gid of its own among the children running at once (uids.py: its
                 folder 0710/0700 to that uid; its SysV IPC removed when it ends), with
-                sockets and IPC objects refused (a seccomp filter) and RLIMIT_NPROC 0
+                sockets, IPC objects and kernel keyrings refused (a seccomp filter: no key
+                of the grader's, none left under the slot's uid for the next child or
+                run; its own session keyring, keyring.py) and RLIMIT_NPROC 0
                 (no fork). Not held: the kernel is the host's (no namespaces), so the
                 child can still tell which pids exist, and what the kernel shares.
-    basic       rlimits only: the student's code can read what the grader can read
+    basic       rlimits and a filter against kernel keyrings (its own session keyring, no
+                keyring call) only: the student's code can read what the grader can read
                 and use the network; run by root, no isolation at all (it runs as root:
                 its note says so). What it starts and orphans is killed all the same
                 (cleanup.py: the grading process is a child subreaper).
@@ -35,7 +38,7 @@ import tempfile
 from pathlib import Path
 
 from autograder.config import ConfigError
-from autograder.runner import chroot, seccomp, uids
+from autograder.runner import chroot, keyring, seccomp, uids
 from autograder.runner.bwrap_probe import probe as probe_bubblewrap
 from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter: the levels' API, re-exported)
     NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, interpreter, last_line, open_up,
@@ -76,10 +79,12 @@ class UidLevel(Level):
             uids.release(slot)
             raise
         install = seccomp.installer(self.ipc) if self.ipc is not None else None
+        join = keyring.joiner()
 
         def preexec():
             os.chroot(root)
             os.chdir(f"{inside}/work")
+            join()  # a session keyring of its own (none of the grader's), then no keyring call at all
             drop_to(slot.uid)
             set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
             if install is not None:
@@ -120,8 +125,8 @@ class UidLevel(Level):
         os.chown(work, uid, uid)
 
     def note(self):
-        refused = "fork, sockets or IPC objects" if self.ipc is not None else \
-            "fork (sockets and IPC objects are open: no seccomp filter for this machine)"
+        refused = "fork, sockets, IPC objects or kernel keys" if self.ipc is not None else \
+            "fork (sockets, IPC objects and kernel keys are open: no seccomp filter for this machine)"
         return ("sandbox: uid (no bubblewrap): student code runs chrooted (its Python, the standard library "
                 f"and the allowed packages only), as a uid of its own, without {refused}; it shares the "
                 "kernel and the PID space with the grader (no namespaces): install bubblewrap for full isolation")

@@ -9,6 +9,8 @@ is a real account here. Its files (its folder in the root) are 0700 or group-onl
 another child, another uid, can't read, run or change them, nor signal or trace its processes.
 When it ends (`release`), the SysV IPC objects (shared memory, semaphores, message queues) that
 uid owns or made are removed, as `ipcrm` would, from /proc/sysvipc, whatever seccomp let through.
+Kernel keys, which a uid's user keyring would keep past the child and the run, can't be made under it:
+the level's seccomp filter refuses add_key, request_key and keyctl (seccomp.py).
 """
 from __future__ import annotations
 

@@ -44,8 +44,11 @@ START_TIMEOUT = 10.0   # seconds for the zygote to start, or to fork a submissio
 STOP_WAIT = 2.0        # seconds for the zygote to end once its control socket is closed, before a kill
 
 
-def _no_groups() -> None:
-    os.setgroups([])  # root's groups: none are carried into the sandbox
+def _preexec(join_keyring):
+    def preexec() -> None:
+        join_keyring()   # none of the grader's keys: each submission then joins one of its own (child/kernel.py)
+        os.setgroups([])  # root's groups: none are carried into the sandbox
+    return preexec
 
 
 class ZygoteFailed(OSError):
@@ -77,7 +80,7 @@ class Zygote:
                 self.proc = subprocess.Popen(
                     [level.bwrap, "--args", str(args_fd), "--"] + command, cwd="/", env={"PATH": "/usr/bin:/bin"},
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_no_groups)
+                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_preexec(level.join_keyring))
                 LIVE.add(self.proc.pid)
         except BaseException:
             mine.close()
