@@ -22,6 +22,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.own_folders import own_folder
+
 FIRST, COUNT = 64000, 256      # below 65534 (nobody): inside a container's usual 65536-uid map
 IPC_RMID = 0
 SYSVIPC = {"shm": ("shmctl", 7, 9), "sem": ("semctl", 4, 6), "msg": ("msgctl", 7, 9)}  # (call, uid, cuid) columns
@@ -56,7 +58,7 @@ class Slot:
 
 def take(folder: Path) -> Slot:
     """A uid no other running child holds (an exclusive lock in `folder`, the grader's own)."""
-    folder.mkdir(mode=0o700, exist_ok=True)
+    own_folder(folder)  # a link or another user's folder there: NotOwnFolder, never followed
     os.chmod(folder, 0o700)
     for uid in range(FIRST, FIRST + COUNT):
         if _account(uid):
