@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from autograder.runner import keyring, seccomp
+from autograder.runner.parent_death import dier
 from autograder.runner.packages import ONE_THREAD, link_folder
 from autograder.runner.cleanup import kill_session
 from autograder.runner.limits import Limits, set_limits
@@ -63,10 +64,11 @@ class Level:
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
         """packages: the real paths of the allowed packages to show the child (packages.py)."""
-        join = keyring.joiner()
+        join, die_with_parent = keyring.joiner(), dier()
         install = seccomp.installer(self.keys) if self.keys is not None else None
 
         def preexec():
+            die_with_parent()  # the grading thread's death ends it (parent_death.py)
             set_limits(limits, cpu)
             join()  # a session keyring of its own, then no keyring call at all
             if install is not None:

@@ -45,6 +45,7 @@ from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter
     special_files,
 )
 from autograder.runner.packages import ONE_THREAD
+from autograder.runner.parent_death import dier
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 from autograder.runner.zygote_level import ZygoteLevel
@@ -79,13 +80,14 @@ class UidLevel(Level):
             uids.release(slot)
             raise
         install = seccomp.installer(self.ipc) if self.ipc is not None else None
-        join = keyring.joiner()
+        join, die_with_parent = keyring.joiner(), dier()
 
         def preexec():
             os.chroot(root)
             os.chdir(f"{inside}/work")
             join()  # a session keyring of its own (none of the grader's), then no keyring call at all
             drop_to(slot.uid)
+            die_with_parent()  # after the drop, which clears it: the grading thread's death ends it
             set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
             if install is not None:
                 install()
