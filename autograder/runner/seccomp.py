@@ -71,9 +71,13 @@ _IPC_NR = {
 }
 
 
+_PRCTL = {"x86_64": 157, "aarch64": 167}
+_PR_SET_PDEATHSIG = 1
+
+
 def ipc_filter(machine: str | None = None) -> bytes | None:
-    """A classic-BPF seccomp program refusing sockets and IPC objects with EPERM (another ABI refused
-    whole), or None for an architecture it doesn't know."""
+    """A classic-BPF seccomp program refusing sockets, IPC objects, kernel keyrings and a change of the
+    parent-death signal with EPERM (another ABI refused whole), or None for an architecture it doesn't know."""
     machine = machine or platform.machine()
     if machine not in _IPC_NR:
         return None
@@ -82,6 +86,9 @@ def ipc_filter(machine: str | None = None) -> bytes | None:
         program.append((_JGE_K, "deny", 0, 0x40000000))
     for number in (*_IPC_NR[machine].values(), *_KEYS[machine]):
         program.append((_JEQ_K, "eperm", 0, number))
+    # prctl(PR_SET_PDEATHSIG): the child keeps the signal that ends it with its grading thread (parent_death.py),
+    # never outliving its run under a uid the next child is given
+    program += [(_JEQ_K, 0, "allow", _PRCTL[machine]), (_LD_W_ABS, 0, 0, 16), (_JEQ_K, "eperm", 0, _PR_SET_PDEATHSIG)]
     program.append((_RET_K, 0, 0, _ALLOW))
     return _assemble(program)
 

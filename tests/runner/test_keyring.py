@@ -1,4 +1,5 @@
-"""Kernel keyrings and the child (issue 28, class 1): its own session keyring, and every filter refusing keys."""
+"""Kernel keyrings and the child (issue 28, class 1): its own session keyring, and every filter refusing keys;
+the uid level's filter keeping the signal that ends a child with its grading thread (issue 31, item 5)."""
 from __future__ import annotations
 
 import ctypes
@@ -64,5 +65,18 @@ def test_does_every_filter_refuse_add_key_request_key_and_keyctl_with_eperm(name
                      (KEYCTL, KEYCTL_GET_KEYRING_ID, ctypes.c_long(KEY_SPEC_SESSION_KEYRING), 0)):
             errnos.append(ctypes.get_errno() if call(*args) < 0 else 0)
         return 0 if errnos == [errno.EPERM] * 3 else 1
+
+    assert _in_child(work) == 0
+
+
+def test_does_the_uid_levels_filter_keep_the_parent_death_signal_and_allow_other_prctls():
+    install = seccomp.installer(seccomp.ipc_filter())
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def work():
+        install()
+        refused = prctl(1, 0, 0, 0, 0) == -1 and ctypes.get_errno() == errno.EPERM  # PR_SET_PDEATHSIG
+        allowed = prctl(15, b"hx-name", 0, 0, 0) == 0  # PR_SET_NAME
+        return 0 if refused and allowed else 1
 
     assert _in_child(work) == 0
