@@ -135,7 +135,7 @@ def test_a_key_one_submission_adds_reaches_no_later_submission(tmp_path, level, 
         later = _grade(level, zygote, [seeker], f"hx-grader-{run}", "unused")
     finally:
         if level == "uid" and os.geteuid() == 0:
-            from autograder.runner import uids
+            from autograder.runner.levels.uid import uids
 
             _forget_user_keys(range(uids.FIRST, uids.FIRST + 8))
     assert same[0]["score"] == same[0]["max_score"], (same[0]["error"], same[0]["notes"])

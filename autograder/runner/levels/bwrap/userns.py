@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from autograder.runner.level import NOBODY
+from autograder.runner.levels.basic import NOBODY
 
 
 @dataclass(frozen=True)

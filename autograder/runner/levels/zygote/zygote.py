@@ -35,7 +35,7 @@ import threading
 from pathlib import Path
 
 from autograder.runner.cleanup import LIVE, REAPER_LOCK
-from autograder.runner.bwrap import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
+from autograder.runner.levels.bwrap.level import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
 from autograder.runner.sandbox import CHILD_MAIN
 
 ZYGOTE = Path(CHILD_MAIN).parent / "zygote.py"

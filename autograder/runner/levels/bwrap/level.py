@@ -57,11 +57,11 @@ import shutil
 import sys
 from pathlib import Path
 
-from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
+from autograder.runner.levels.basic import NOBODY, Launch, Level, child_argv, open_up, special_files
 from autograder.runner.packages import ONE_THREAD, installed_dirs
 from autograder.runner.keyring import joiner
 from autograder.runner.seccomp import fork_filter
-from autograder.runner.userns import UserNamespace, under
+from autograder.runner.levels.bwrap.userns import UserNamespace, under
 from autograder.runner.cleanup import children_of, has_ended, kill_group, kill_session, pidfd, wait_readable
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN

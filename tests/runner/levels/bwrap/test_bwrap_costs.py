@@ -6,7 +6,8 @@ import uuid
 
 import pytest
 
-from autograder.runner import bwrap, bwrap_probe, cleanup, levels, packages, session
+from autograder.runner import cleanup, levels, packages, session
+from autograder.runner.levels.bwrap import level as bwrap, probe as bwrap_probe
 
 from test_sandbox_levels import marked_processes
 from test_session import make_student, poke, add_case, run

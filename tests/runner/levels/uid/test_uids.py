@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.runner import uids
+from autograder.runner.levels.uid import uids
 
 ROOT = os.geteuid() == 0
 
@@ -32,7 +32,7 @@ def test_do_children_running_at_once_get_different_uids_and_a_freed_one_comes_ba
 
 def test_is_a_uid_held_by_another_grading_process_skipped(tmp_path):
     """The lock is a flock: another process (a worker of the same batch) holding uid FIRST is left alone."""
-    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from autograder.runner import uids; "
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from autograder.runner.levels.uid import uids; "
             "from pathlib import Path; s = uids.take(Path(sys.argv[2])); print(s.uid, flush=True); time.sleep(30)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(uids.__file__).rsplit("/autograder/", 1)[0],
                                str(tmp_path)], stdout=subprocess.PIPE, text=True)
