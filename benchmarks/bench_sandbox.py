@@ -46,7 +46,7 @@ def probe_seconds(name: str, python: str) -> tuple[bool, str, float]:
     return level is not None, why, time.perf_counter() - started
 
 
-UID0 = "bubblewrap-uid0"  # bubblewrap without the child's own uid (bwrap.py): --fallback
+UID0 = "bubblewrap-uid0"  # bubblewrap without the child's own uid (levels/bwrap/level.py): --fallback
 
 
 def bench(python: str, cases, rubric, repeats: int, fallback: bool = False) -> list[str]:

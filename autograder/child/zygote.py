@@ -2,7 +2,7 @@
 
     python -I -S autograder/child/zygote.py --control-fd N --seccomp-fd M [--programs DIR]
 
-Runs inside bubblewrap (runner/zygote.py starts it) as uid 0 of the grader's own user
+Runs inside bubblewrap (runner/levels/zygote/zygote.py starts it) as uid 0 of the grader's own user
 namespace with a few capabilities there (harmless outside it), never runs a student's code
 itself, and is not dumpable (no ptrace, no /proc/<pid>/mem). Standard library only.
 

@@ -9,7 +9,7 @@ and checks that the parent it was started by is still there (it may have died be
   sandbox's pid 1, with which the kernel ends the namespace, the zygote's submissions in it too).
 The kernel sends it when the *thread* that started the process ends, not the process: a pool's
 workers are started by the thread that calls grade_parallel (it waits for them), a zygote by the
-grading thread it serves (its key: zygote_level), a child by the thread running its cases.
+grading thread it serves (its key: levels/zygote/level.py), a child by the thread running its cases.
 A same_cpu or uid slot is a lock the kernel releases when its holder dies, opened O_CLOEXEC: no
 process started meanwhile holds it, so a rerun finds the dead's slots free.
 """

@@ -1,6 +1,6 @@
 """The child process: started with limits, read with deadlines, killed with its whole session.
 
-How the child is started, and what else holds it, is its sandbox level's (levels.py:
+How the child is started, and what else holds it, is its sandbox level's (levels/:
 "bubblewrap", "uid" or "basic"). Every level: rlimits (memory, CPU, file size, open
 files, no core files; processes: see the levels), a scrubbed environment, a private
 empty working folder, a session of its own, no site-packages (`-I -S`).
@@ -44,7 +44,7 @@ class Child:
     """
 
     def __init__(self, job: dict, limits: Limits, *, level, programs_dir: Path | None = None):
-        """level: how to start, end and describe the child (runner/level.py, chosen by levels.py)."""
+        """level: how to start, end and describe the child (runner/levels/basic.py's Level, chosen by levels/__init__.py)."""
         self.limits, self.level = limits, level
         self.home = tempfile.mkdtemp(prefix="backprop-child-")
         self.lines: deque[bytes] = deque()
@@ -274,7 +274,7 @@ class Child:
 
     def exited(self, wait: float = 0.0) -> bool:
         """Has the process ended (without reaping it: its id must stay its own until killed)?"""
-        own = getattr(self.proc, "exited", None)  # a process that is not ours to wait for (zygote_level.Forked)
+        own = getattr(self.proc, "exited", None)  # a process that is not ours to wait for (levels/zygote/level.Forked)
         if own is not None:
             return own(wait)
         end = time.monotonic() + wait

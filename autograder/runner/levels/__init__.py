@@ -1,17 +1,21 @@
 """How hard the child's sandbox is: the best level this machine offers, found once per process.
 
-    bubblewrap  `bwrap` on PATH and a test run of it works (see bwrap.py): no network,
+Each level has a room of its own here, with its tests beside them in tests/runner/levels/: basic.py (and
+Launch, what every level builds on), bwrap/, zygote/ (bubblewrap through a zygote), uid/; what they share
+(seccomp.py, keyring.py, parent_death.py, cleanup.py, limits.py) is in runner/. What each guarantees:
+
+    bubblewrap  `bwrap` on PATH and a test run of it works (see bwrap/level.py): no network,
                 its own PID space, a read-only view of the Python installation, the
                 child's folder and the submission only, a private /tmp, no fork (a
                 seccomp filter), no capabilities. Run by root, uid 65534 inside and
                 on the host (a user namespace of the grading process's own, setpriv:
-                see bwrap.py; where that can't be had, uid 0 outside, and the note
+                see bwrap/level.py; where that can't be had, uid 0 outside, and the note
                 says so); run by another user, that user's uid outside.
     uid         run as root, no usable bubblewrap (a Gradescope or PrairieLearn container):
                 the child is chrooted into a root holding its Python, the standard
-                library and the allowed packages only (chroot.py: no other installed
+                library and the allowed packages only (uid/chroot.py: no other installed
                 package, no kit file, no shared /tmp or /dev/shm, no /proc), runs as a
-                uid/gid of its own among the children running at once (uids.py: its
+                uid/gid of its own among the children running at once (uid/uids.py: its
                 folder 0710/0700 to that uid; its SysV IPC removed when it ends), with
                 sockets, IPC objects and kernel keyrings refused (a seccomp filter: no key
                 of the grader's, none left under the slot's uid for the next child or
@@ -22,7 +26,7 @@
                 keyring call) only: the student's code can read what the grader can read
                 and use the network; run by root, no isolation at all (it runs as root:
                 its note says so). What it starts and orphans is killed all the same
-                (cleanup.py: the grading process is a child subreaper).
+                (runner/cleanup.py: the grading process is a child subreaper).
 
 AUTOGRADER_SANDBOX=basic|uid|bubblewrap insists on a level: SandboxUnavailable
 (a ConfigError: one line) when it can't be had. Every probe is a real run of the

@@ -1,7 +1,7 @@
 """The basic sandbox level, and what every level is made of: how a child is launched.
 
 A Level starts, ends and describes the child; the basic one uses rlimits only.
-levels.py chooses among the levels (basic, uid, bubblewrap); bwrap.py is the
+levels/__init__.py chooses among the levels (basic, uid, bubblewrap); bwrap/ is the
 strongest. This module depends on neither, so they can both build on it.
 """
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Launch:
     site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
     close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
     finish: Callable[[], None] | None = None  # what the level clears once the child is killed and reaped
-    spawn: Callable[[], object] | None = None  # the child already started (zygote_level.Forked), not argv's
+    spawn: Callable[[], object] | None = None  # the child already started (levels/zygote/level.Forked), not argv's
 
 
 def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:

@@ -2,7 +2,7 @@
 allowed packages load, its standard library and the allowed packages, and nothing else.
 
 The child is chrooted into it (as root, between fork and exec, before it drops to its own uid:
-levels.py), so that no other installed package (site-packages, dist-packages: not copied), no file
+uid/level.py), so that no other installed package (site-packages, dist-packages: not copied), no file
 of the kit's, no other child's folder and no shared /tmp or /dev/shm exist for it as files; there is
 no /proc either, and /dev holds null, zero, full, random and urandom only. Made once per interpreter and set of allowed packages (the key: their real paths
 and times) under the grader's cache, ~/.cache/backprop-kit/roots/<key> (0700 above it: only root goes

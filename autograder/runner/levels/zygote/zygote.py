@@ -3,7 +3,7 @@
 Starting a child at the bubblewrap level costs bwrap, an interpreter and the child's imports
 (~40 ms) per submission. Here one bwrap per grading process and thread (per case-program folder and
 allowed packages) runs child/zygote.py, which has imported the child once, as uid 0 of the
-grader's own user namespace (bwrap.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
+grader's own user namespace (bwrap/level.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
 CAP_SETGID, CAP_SETPCAP and CAP_KILL there: capabilities over that namespace's mounts and
 processes only, harmless outside it. Per submission it forks a process in new PID, mount and
 IPC namespaces (net, uts and cgroup are the bwrap's, already none of the host's), which mounts a
