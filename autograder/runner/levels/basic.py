@@ -17,7 +17,7 @@ from typing import Callable
 from autograder.runner import keyring, seccomp
 from autograder.runner.parent_death import dier
 from autograder.runner.packages import ONE_THREAD, link_folder
-from autograder.runner.cleanup import kill_session
+from autograder.runner.kill import kill_session
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 

@@ -140,7 +140,7 @@ def _our_zombies(since: int) -> list[int]:
     """This process's children started at or after `since` that no one has reaped."""
     found = []
     for entry in os.listdir("/proc"):
-        stat = cleanup._stat(entry) if entry.isdigit() else None
+        stat = cleanup.proc_stat(entry) if entry.isdigit() else None
         if stat and stat[0] == "Z" and stat[1] == os.getpid() and stat[3] >= since:
             found.append(int(entry))
     return found

@@ -47,7 +47,7 @@ bwrap reports a child killed by signal N as exit status 128 + N: exit_status und
 Killing: SIGKILL to bwrap's process group (bwrap and the namespace's pid 1), then a
 wait until pid 1 is gone, which the kernel allows only once every process in the
 namespace is. Nothing of the child's can be outside the namespace, so /proc is not
-scanned for its session (cleanup.kill_session) unless bwrap is still running without a
+scanned for its session (kill.kill_session) unless bwrap is still running without a
 pid 1 (killed before it made the namespace).
 """
 from __future__ import annotations
@@ -62,7 +62,8 @@ from autograder.runner.packages import ONE_THREAD, installed_dirs
 from autograder.runner.keyring import joiner
 from autograder.runner.seccomp import fork_filter
 from autograder.runner.levels.bwrap.userns import UserNamespace, under
-from autograder.runner.cleanup import children_of, has_ended, kill_group, kill_session, pidfd, wait_readable
+from autograder.runner.cleanup import children_of
+from autograder.runner.kill import has_ended, kill_group, kill_session, pidfd, wait_readable
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 
