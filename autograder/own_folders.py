@@ -4,8 +4,8 @@ environment variable): made 0700, and used only while they are this user's own.
 A folder there may already exist, made by someone else: a local user who holds every CPU slot, or
 plants a symbolic link that a grader run as root would follow into a folder of theirs (issue 28,
 class 7). `own_folder` makes a missing folder 0700 (and missing parents), and accepts an existing
-one only when lstat says it is a folder owned by this user, writable by no one else, in a parent no
-other user owns (or a link of this user's own to such a folder: never another's link); otherwise
+one only when lstat says it is a folder owned by this user (writable by no one else: its group's and
+others' write bits are taken away), in a parent no other user owns (or a link of this user's own to such a folder: never another's link); otherwise
 NotOwnFolder, one line naming it and whose it is.
 Files in it are opened with O_NOFOLLOW (`open_own`).
 """
@@ -38,8 +38,8 @@ def why_not_own(path: Path) -> str | None:
         return "is not a folder"
     if st.st_uid != os.geteuid():
         return f"is {_whose(st)} folder, not this user's"
-    if st.st_mode & 0o022:
-        return f"can be written by other users (mode {stat.S_IMODE(st.st_mode):o})"
+    if st.st_mode & 0o022:  # its own, made under a umask of 002 (a kit of before): no one else may write it now
+        os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o022)
     parent = os.lstat(path.parent)
     if parent.st_uid not in (0, os.geteuid()) and not stat.S_ISLNK(parent.st_mode):
         return f"is in {_whose(parent)} folder {path.parent}"

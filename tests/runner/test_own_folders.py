@@ -105,3 +105,13 @@ def test_is_a_cache_link_of_the_users_own_still_followed(tmp_path):
     from autograder.own_folders import own_folder
 
     assert own_folder(link) == link  # a cache moved to another disk by its user: right work, not refused
+
+
+def test_is_a_cache_of_the_users_own_made_under_umask_002_kept_and_closed_to_others(tmp_path):
+    from autograder.own_folders import own_folder
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.chmod(cache, 0o775)  # as a kit of before made it under a umask of 002: right work, not refused
+    assert own_folder(cache) == cache
+    assert cache.stat().st_mode & 0o777 == 0o755
