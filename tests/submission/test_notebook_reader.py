@@ -107,5 +107,5 @@ def test_does_the_grading_process_stay_small_while_it_grades_hostile_notebooks(t
     assert done.returncode == 0, done.stderr[-2000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got["after"] - got["before"] < bound, got
-    assert got["errors"][0] and "larger than 1 MB" in got["errors"][0]   # the 6 MB cell: one clear row
-    assert got["scores"][1:] == [got["scores"][1]] * 2 and got["scores"][1] > 0 and got["errors"][1:] == [None, None]
+    # the 6 MB cell is left out alone: the notebook's code around it graded as the others are
+    assert got["scores"] == [got["scores"][0]] * 3 and got["scores"][0] > 0 and got["errors"] == [None] * 3
