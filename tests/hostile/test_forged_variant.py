@@ -98,3 +98,26 @@ def test_is_a_file_signed_by_another_course_refused(handouts, tmp_path):
         json.dumps(_self_signed(variant_of(COURSE, "ada_7").to_json(), secret="777777")))
     with pytest.raises(UserError, match=REFUSED):
         handout_rubric(load_rubric(ada / "assignment.toml"), ada / "autograder")
+
+
+def test_does_grading_draw_the_variant_again_whatever_the_submission_carries(handouts, tmp_path):
+    """The instructor's side: ada_7's whole handout handed in, with bob_33's solution, a variant.json she signed
+    claiming bob_33's variant and her own key in its assignment.toml: `grade` draws ada_7's variant from her id
+    and the course's secret, and grades bob_33's operation as the missing piece it is."""
+    from autograder.batch.discover import discover
+    from autograder.batch.run import grade_batch
+
+    ada = tmp_path / "class" / "ada_7"
+    shutil.copytree(handouts / "ada_7", ada)
+    shutil.rmtree(ada / "micrograd")
+    write_package(ada, variant_of(COURSE, "bob_33"), solution=True)
+    forged = _self_signed(variant_of(COURSE, "bob_33").to_json())
+    (ada / "autograder" / "variant.json").write_text(json.dumps(forged))
+    toml = ada / "assignment.toml"
+    toml.write_text(toml.read_text().replace(load_rubric(toml).variants.key, forged["key"]))
+    assert handout_rubric(load_rubric(toml), ada / "autograder").variant == variant_of(COURSE, "bob_33")  # her check
+    result = grade_batch(discover([tmp_path / "class"]).entries, tmp_path / "out", rubric=COURSE, workers=1,
+                         progress=False)
+    report = {row.student: row.report for row in result.rows}["ada_7"]
+    assert report.variant == variant_of(COURSE, "ada_7")
+    assert report.score < report.max_score
