@@ -109,3 +109,17 @@ def test_does_the_grading_process_stay_small_while_it_grades_hostile_notebooks(t
     assert got["after"] - got["before"] < bound, got
     # the 6 MB cell is left out alone: the notebook's code around it graded as the others are
     assert got["scores"] == [got["scores"][0]] * 3 and got["scores"][0] > 0 and got["errors"] == [None] * 3
+
+
+def test_is_a_huge_output_ignored_and_the_code_graded(tmp_path):
+    """Outputs are never run nor read as code: a correct notebook whose one cell printed 40 MB is graded as
+    the same notebook without it."""
+    from autograder.config import Rubric
+    from autograder.grading import grade_path
+
+    path = write(tmp_path / "printed.ipynb", [one_file(), "print('the training log')"])
+    nb = json.loads(path.read_text())
+    nb["cells"][1]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x" * 40_000_000 + "\n"}]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    report = grade_path(path, rubric=Rubric(hidden_seed=5), include_hidden=False, tasks=["add", "mlp"])
+    assert report.error is None and report.score == report.max_score, (report.error, report.notes)
