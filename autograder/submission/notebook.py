@@ -9,7 +9,9 @@ cells and calls (otter's, nbgrader's test cells) are left out: see tool_cells.py
 A code cell too large for a submission's code (a pasted data dump, say) is left out alone, with a
 note naming it, and the rest of the notebook is graded, as nbgrader notes one cell and runs on; the
 same for the largest cells while all the cells together would pass that limit. Outputs are never
-run nor read into the module: however large, they cost a notebook nothing here.
+run nor read into the module: a notebook of long outputs (a training log, plots) is read up to
+MAX_BYTES, past the 64 MiB it once could be, the reader's memory and time limits (notebook_reader.py)
+left to stop real bombs.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from autograder.files import UnreadableText, read_utf8
 from autograder.submission.tool_cells import SKIPPED, drop_otter, grader_names, tool_cell
 
 MARKER = "# [autograder: removed shell escape / magic]"
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = 192 * 1024 * 1024   # the file: outputs of any size up to it are read past (the reader holds ~2x in memory)
 CODE_BYTES = 1024 * 1024 - 64 * 1024   # all the code cells kept: the loader's limit of one file (1 MiB), less room
 LEFT_OUT = "# [autograder: cell left out: {size} of code, more than a submission's code may be]"
 PYTHON_BODY_MAGICS = {"time", "timeit", "capture"}

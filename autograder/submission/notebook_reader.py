@@ -19,7 +19,8 @@ from pathlib import Path
 
 from autograder.submission.notebook import NotebookError
 
-MEMORY_MB = 768      # the reader's address space: a 64 MiB notebook of ordinary cells and outputs fits
+MEMORY_MB = 768      # the reader's address space: a 64 MiB notebook of ordinary cells and outputs fits, and one of 192 MiB
+                     # (notebook.MAX_BYTES) whose outputs are long texts or images (measured: 238 MiB, 500 MB resident)
 CPU_SECONDS = 20
 WALL_SECONDS = 30
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding `autograder`
