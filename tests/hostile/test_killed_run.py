@@ -88,7 +88,7 @@ def _unavailable(level: str) -> str:
 def test_does_nothing_of_a_grading_run_outlive_its_sigkill(tmp_path, level, zygote):
     if _unavailable(level):
         pytest.skip(f"{level}: {_unavailable(level)}")
-    _class(tmp_path / "class", 16)
+    _class(tmp_path / "class", 24)  # 20 or more: the histogram's painter process is started too
     tmp = tmp_path / "tmp"  # its own temporary folder: its same_cpu slots apart from other graders'
     tmp.mkdir()
     (tmp_path / "rubric.toml").write_text(corpus.rubric_toml(), encoding="utf-8")
@@ -123,6 +123,11 @@ def test_does_nothing_of_a_grading_run_outlive_its_sigkill(tmp_path, level, zygo
             ", ".join(f"{pid} ({_comm(pid)})" for pid in sorted(left))
         held = _held_slots(tmp / f"backprop-kit-cpus-{os.geteuid()}")
         assert not held, f"CPU slots still held after the run was killed: {held}"
+        rerun = subprocess.run([sys.executable, "-m", "autograder", "grade", "class/student-00", "--config",
+                                "rubric.toml"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        assert rerun.returncode == 0, rerun.stderr[-2000:]
+        copies = sorted(p.name for p in tmp.glob("backprop-staging-*"))
+        assert not copies, f"the killed run's copies of submissions outlived the next run: {copies}"
     finally:
         for pid in _descendants(seen or {proc.pid: 0}):  # what this test's run left (on main: its workers)
             try:

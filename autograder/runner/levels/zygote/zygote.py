@@ -30,11 +30,11 @@ import shutil
 import socket
 import struct
 import subprocess
-import tempfile
 import threading
 from pathlib import Path
 
 from autograder.runner.cleanup import LIVE, REAPER_LOCK
+from autograder.runner.levels.zygote import staging
 from autograder.runner.levels.bwrap.level import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
 from autograder.runner.sandbox import CHILD_MAIN
 
@@ -59,8 +59,8 @@ class Zygote:
     """One bwrap running child/zygote.py, its control socket and its staging folder."""
 
     def __init__(self, level: BubblewrapLevel, programs_dir: str | None, packages: tuple[str, ...]):
-        self.staging = tempfile.mkdtemp(prefix="backprop-staging-")
-        os.chmod(self.staging, 0o755)
+        staging.sweep()  # what a killed run's zygotes left, once per process
+        self.staging, self.held = staging.make()
         self.lock = threading.Lock()
         self.count = 0
         self.cpu = 0.0  # CPU seconds the zygote and the submissions it reaped have used, as of the last reap
@@ -85,6 +85,7 @@ class Zygote:
         except BaseException:
             mine.close()
             shutil.rmtree(self.staging, ignore_errors=True)
+            os.close(self.held)
             raise
         finally:
             theirs.close()
@@ -164,3 +165,4 @@ class Zygote:
         LIVE.discard(self.proc.pid)
         self.proc.stderr.close()
         shutil.rmtree(self.staging, ignore_errors=True)
+        os.close(self.held)
