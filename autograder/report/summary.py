@@ -24,6 +24,8 @@ SCHEMA history:
      (a variant's extra operation; pass_rate and mean_score are over those); forensics: {checked, flags: [{student, own, sources,
      source_variant, evidence, says}]}: the submissions whose code solves another student's variant and
      not their own (autograder/variants/forensics.py); present only when the class was graded with variants
+  (5, unchanged without a roster) roster: {roster, students, submitted, missing: [ids], missing_variants: {id: label},
+     unrostered: [{submission, id}], unrostered_graded}: the class list's view (batch/class_list.py)
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ from autograder.report.histogram import histogram_png
 from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.report.roster_section import roster_lines
 from autograder.report.trouble import KINDS, who
 from autograder.tasks import VARIANT_OPS
 from autograder.variants.forensics import flags
@@ -51,7 +54,10 @@ _WITH = {"timeout": "with a case that timed out", "error": "with a case that rai
          "missing": "with a task not written yet"}
 
 
-def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = ()) -> dict:
+def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = (),
+                  roster=None) -> dict:
+    """roster: the class list (batch/class_list.py): its missing and unrostered students, named; the absent
+    students' variants are compared in forensics too."""
     scores = [r.score for r in reports]
     max_score = max((r.max_score for r in reports), default=0.0)
     summary = {
@@ -75,13 +81,15 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "who": who(reports),
     }
     if any(r.variant is not None for r in reports):  # a class graded with [variants]
-        summary["forensics"] = forensics(reports)
+        summary["forensics"] = forensics(reports, roster.absent_variants if roster is not None else ())
+    if roster is not None:
+        summary["roster"] = roster.summary()
     return summary
 
 
-def forensics(reports: Sequence[Report]) -> dict:
-    """Which submissions solve another student's variant and not their own, with the evidence."""
-    found = flags(reports)
+def forensics(reports: Sequence[Report], absent=()) -> dict:
+    """Which submissions solve another student's variant (an absent rostered student's too) and not their own."""
+    found = flags(reports, absent)
     return {"checked": sum(r.variant is not None and r.error is None for r in reports),
             "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
                        "source_variant": f.source_variant, "evidence": f.evidence, "says": f.says()} for f in found]}
@@ -213,6 +221,8 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     if summary.get("intake"):
         lines += ["", "## What the intake said", "", INTAKE_INTRO, ""]
         lines += [f"- {line}" for line in summary["intake"]]
+    if "roster" in summary:
+        lines += ["", "## Roster", "", *roster_lines(summary["roster"])]
     if "forensics" in summary:
         lines += ["", "## Forensics: whose variant each submission solves", "", forensics_intro(summary), ""]
         lines += [f"- {flag['says']}: {flag['evidence']}" for flag in summary["forensics"]["flags"]]

@@ -75,20 +75,22 @@ class Flag:
         return f"{self.student} solves {whose} variant ({self.source_variant}), not its own ({self.own})"
 
 
-def flags(reports) -> list[Flag]:
-    """Every submission of the class that fits another student's variant and not its own."""
+def flags(reports, absent=()) -> list[Flag]:
+    """Every submission of the class that fits another student's variant and not its own. absent: the
+    variants of rostered students who handed nothing in (a copy of their handout is someone's too)."""
     graded = [r for r in reports if r.variant is not None and r.variant.op]
+    others = [(r.variant, r.variant.student or r.submission, r) for r in graded]
+    others += [(v, v.student, None) for v in absent if v.op]
     out = []
     for r in graded:
         own = r.variant
         if fits(r.samples, own.op, own.constant):
             continue
-        sources = [o for o in graded if o is not r and (o.variant.op, o.variant.constant) != (own.op, own.constant)
-                   and fits(r.samples, o.variant.op, o.variant.constant)]
+        sources = [(v, who) for v, who, o in others if o is not r and (v.op, v.constant) != (own.op, own.constant)
+                   and fits(r.samples, v.op, v.constant)]
         if sources:
-            source = sources[0].variant
-            out.append(Flag(own.student or r.submission, own.op_label, tuple(o.variant.student or o.submission
-                                                                            for o in sources),
+            source = sources[0][0]
+            out.append(Flag(own.student or r.submission, own.op_label, tuple(who for _, who in sources),
                             source.op_label, _evidence(r.samples, own, source)))
     return out
 
