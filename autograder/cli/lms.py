@@ -8,7 +8,7 @@ from pathlib import Path
 from autograder.cli import lms_push
 from autograder.errors import ExitCode
 from autograder.lms.canvas import canvas_import
-from autograder.lms.graded import read_graded
+from autograder.lms.graded import on_the_roster, read_graded
 from autograder.lms.grades import check_late_penalty, late_and_ungraded
 from autograder.lms.moodle import moodle_import
 from autograder.report.inert import inert
@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_late_penalty(args.late_penalty)
-    graded = read_graded(args.out)
+    graded, left_out = on_the_roster(read_graded(args.out))
     options = {"percent": args.percent, "late_penalty": args.late_penalty}
     if args.lms == "canvas":
         dest, result = canvas_import(args.out, args.gradebook, graded, assignment=args.assignment, **options)
@@ -53,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
                   "grades only; the feedback pages are in the zip")
     for line in late_and_ungraded(result.filled, args.late_penalty):
         print(inert(line))
+    for line in left_out:
+        print(inert(line.replace("not sent", "not written", 1)))
     for g, why in result.kept:
         print(inert(f"left as it was: {g.student}: {why}"))
     for g, why in result.unmatched:

@@ -51,3 +51,12 @@ def read_graded(out: Path) -> list[Graded]:
                        unguard(r["error"]), r["late"] == "yes", unguard(r["source"])) for r in rows]
     except (KeyError, ValueError, csv.Error, UnicodeDecodeError) as err:
         raise LmsError(f"{path}: not a gradebook the kit wrote ({err.__class__.__name__}: {err})") from None
+
+
+def on_the_roster(graded: list[Graded]) -> tuple[list[Graded], list[str]]:
+    """The rows an LMS gets (a roster's missing students and unrostered submissions left out: a missing
+    student's cell is left as the LMS has it, not set to 0), and a line for each left out."""
+    kept = [g for g in graded if g.status not in ("missing", "unrostered")]
+    lines = [f"not sent: {g.student}: {'no submission (missing)' if g.status == 'missing' else 'not on the roster'}"
+             for g in graded if g.status in ("missing", "unrostered")]
+    return kept, lines
