@@ -146,7 +146,7 @@ def _handout(args) -> int:
     except ConfigError as err:
         raise UsageError(str(err)) from None
     if args.roster:
-        print(f"Wrote one handout per student of {args.roster} into {args.out} ({_files(files)}); "
+        print(f"Wrote one handout per student of {args.roster} not in {args.out} before ({_files(files)}); "
               f"{args.out}/variants.csv says whose variant is whose. Students start with their folder's README.md.")
     else:
         print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
