@@ -69,7 +69,6 @@ class UidLevel(Level):
         root = chroot.root_for(interpreter(), tuple(packages))
         slot = uids.take(uids.lock_dir(Path(chroot.roots_dir()) / "uids"))
         try:
-            uids.clear_left(os.path.join(root, chroot.RUN_DIR), slot.uid)
             own = tempfile.mkdtemp(prefix="child-", dir=os.path.join(root, chroot.RUN_DIR))
             inside = "/" + os.path.relpath(own, root)
             self.prepare(own, slot.uid, student_root, programs_dir)
