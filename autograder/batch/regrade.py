@@ -4,8 +4,9 @@ what a regrade changed.
 The rule (README, "Regrades"):
   - a run whose submissions are all students of the folder's last class, and fewer of them, updates those
     students' rows in place: the others keep their rows, reports and pages as they were;
-  - with a roster (given, or remembered by the folder), the class is the roster's: students of the last
-    class who are on it keep their rows when a run does not give them (a late student graded alone is added);
+  - with a roster (given, or remembered by the folder), the class grows: students of the last class keep
+    their rows when a run does not give them (a late student graded alone is added; a submission of no one on
+    the roster stays named, until the roster has its id: then it has no row until its folder is graded);
   - otherwise a run's submissions are the class (a student no longer given is dropped, and said).
 
 The last class is kept in the store's `meta` table: each student's grade key (the submission's digest, the
@@ -44,6 +45,7 @@ class LastClass:
     keys: dict[str, GradeKey]
     rubric: dict
     sources: dict[str, str]          # how each was found (canvas, folder...): its roster id depends on it
+    unrostered: dict[str, dict]      # the rows not graded (not on the roster): {source, original, late}
 
     @staticmethod
     def read(store: Store) -> LastClass | None:
@@ -52,13 +54,17 @@ class LastClass:
             return None
         data = json.loads(text)
         keys = {s: GradeKey(*k) for s, k in data["keys"].items()}
-        return LastClass(tuple(data["students"]), keys, data["rubric"], data.get("sources", {}))
+        return LastClass(tuple(data["students"]), keys, data["rubric"], data.get("sources", {}),
+                         data.get("unrostered", {}))
 
     @staticmethod
     def write(store: Store, rows: Sequence[BatchRow], keys: Mapping[str, GradeKey], rubric: Rubric) -> None:
+        """rows: the class's; those without a key were not graded (not on the roster)."""
         graded = [r.student for r in rows if r.student in keys]
-        data = {"students": graded, "keys": {s: list(_fields(keys[s])) for s in graded},
-                "sources": {r.student: r.source for r in rows if r.student in keys}, "rubric": rubric_settings(rubric)}
+        data = {"students": [r.student for r in rows], "keys": {s: list(_fields(keys[s])) for s in graded},
+                "sources": {r.student: r.source for r in rows}, "rubric": rubric_settings(rubric),
+                "unrostered": {r.student: {"source": r.source, "original": r.original, "late": r.late}
+                               for r in rows if r.student not in keys}}
         store.set_meta(META_KEY, json.dumps(data, sort_keys=True))
 
 
@@ -86,7 +92,8 @@ def class_order(last: LastClass | None, run: Sequence[str], kept: Sequence[str])
 
 
 def kept_rows(store: Store, last: LastClass, kept: Sequence[str]) -> dict[str, BatchRow]:
-    """Their rows as stored under their last keys (a student whose row is gone is dropped)."""
+    """Their rows as stored under their last keys (a student whose row is gone, or who was not graded, is not
+    among them: run.py makes an unrostered row again from LastClass.unrostered)."""
     return store.get_many({s: last.keys[s] for s in kept if s in last.keys})
 
 

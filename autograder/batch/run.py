@@ -101,20 +101,23 @@ def grade_batch(
             last = LastClass.read(store)
             on = None if roster is None else set(roster.ids)
             kept = kept_students(last, [e.student for e in entries],
-                                 None if on is None else lambda s: roster_id(s, last.sources.get(s, "")) in on)
+                                 None if on is None else lambda s: _still_in(last, s, on))
             unrostered = _unrostered(entries, roster, rubric)
             to_grade = [e for e in entries if e.student not in unrostered]
             before = kept_rows(store, last, [e.student for e in to_grade if e.student in last.keys]) \
                 if last is not None and regrade else {}
             old = kept_rows(store, last, kept) if kept else {}
-            order = class_order(last, [e.student for e in entries], list(old))
+            for e in _entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
+                unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)
+                entries.append(e)
+            order = class_order(last, [e.student for e in entries], [*old, *(s for s in kept if s in unrostered)])
             files = OutputFiles(out_dir, order, store.outputs())
             keys: dict[str, GradeKey] = {}
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
                                              on_row=files.write_student, keys_out=keys)
             by_student = {r.student: r for r in (*old.values(), *graded_rows)}
-            by_student.update({s: _row(e, _unrostered_report(e, why, rubric), final=True)
+            by_student.update({e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
                                for e in entries if (why := unrostered.get(e.student))})
             rows = tuple(by_student[s] for s in order if s in by_student)
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
@@ -127,7 +130,22 @@ def grade_batch(
         raise BatchInputError(str(busy)) from None
     finally:
         painter.stop()
-    return BatchResult(rows, graded, len(to_grade) - graded, out_dir, written, listed, len(old), changed)
+    return BatchResult(rows, graded, len(to_grade) - graded + len(old), out_dir, written, listed, len(old), changed)
+
+
+def _still_in(last: LastClass, student: str, on: set[str]) -> bool:
+    """Does a student of the last class keep their row in a run that does not give them (with a roster)? Yes,
+    but for a submission not graded then (not on the roster) whose id the roster now has: it needs grading,
+    and has no row until its folder is graded."""
+    return not (student in last.unrostered and roster_id(student, last.sources.get(student, "")) in on)
+
+
+def _entries_of(last: LastClass | None, students: Sequence[str]) -> list[Entry]:
+    """The entries of the last class's unrostered rows, as it remembered them (their rows are made again)."""
+    if last is None:
+        return []
+    return [Entry(s, Path(), u["source"], bool(u["late"]), u["original"])
+            for s in students if (u := last.unrostered.get(s)) is not None]
 
 
 def _unrostered(entries: Sequence[Entry], roster: Roster | None, rubric: Rubric) -> dict[str, str]:
