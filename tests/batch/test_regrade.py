@@ -11,6 +11,7 @@ from autograder.batch.class_list import Roster, load_roster
 from autograder.batch.run import grade_batch
 from autograder.config import Rubric
 from autograder.lms.graded import read_graded
+from autograder.variants.assign import variant_of
 from batch_fakes import entry, grade_fake, submission
 
 RUBRIC = Rubric(hidden_seed=42)
@@ -99,3 +100,38 @@ def test_is_a_handouts_folder_a_roster(tmp_path):
     (tmp_path / "handouts").mkdir()
     (tmp_path / "handouts" / "variants.csv").write_text("id,folder,variant\r\nana,ana,sigmoid\r\nben,ben,sin\r\n")
     assert load_roster(tmp_path / "handouts") == Roster(("ana", "ben"), str(tmp_path / "handouts" / "variants.csv"))
+
+
+def test_is_an_unrostered_submission_never_graded_against_a_variant_nobody_was_handed(tmp_path):
+    """With [variants], an id not on the roster has no variant anyone handed out: its row says so, ungraded,
+    and the grader is never asked to grade it."""
+    from autograder.config import from_mapping
+
+    course = from_mapping({"hidden_seed": 42, "variants": {"points": 6}})
+    log = tmp_path / "calls.log"
+    entries = [entry(s, submission(tmp_path / "in", s, log=log)) for s in ("ana", "zed")]
+    (tmp_path / "roster.csv").write_text("id\nana\nbea\n")
+
+    result = run(entries, tmp_path / "out", rubric=course, roster=load_roster(tmp_path / "roster.csv"))
+
+    assert log.read_text().split() == ["ana"]
+    zed = {r.student: r for r in result.rows}["zed"]
+    assert zed.report.error.startswith("not graded: id zed is not on the roster (roster.csv)")
+    rows = gradebook(tmp_path / "out")
+    assert rows["zed"]["status"] == "unrostered" and rows["bea"]["status"] == "missing"
+    assert rows["bea"]["variant"] == variant_of(course, "bea").label   # the variant the absent student was handed
+
+
+def test_does_forensics_attribute_a_copy_of_an_absent_students_variant():
+    from autograder.config import from_mapping
+    from autograder.report.model import Report
+    from autograder.variants.assign import variant_of
+    from autograder.variants.forensics import flags, predicted
+
+    course = from_mapping({"hidden_seed": 42, "variants": {"points": 6, "pool": ["sigmoid"]}})
+    mine, theirs = variant_of(course, "ana"), variant_of(course, "bea")
+    samples = ((theirs.op, *map(tuple, predicted(theirs.op, theirs.constant))),)
+    copy = Report("ana", 0.0, 1.0, (), variant=mine, samples=samples)
+    assert flags([copy]) == []                        # the class alone: bea handed nothing in
+    (flag,) = flags([copy], absent=[theirs])
+    assert flag.student == "ana" and flag.sources == ("bea",)
