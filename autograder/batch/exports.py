@@ -105,6 +105,7 @@ CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "report/trouble.py", "diagnosis/catalogue.py",
                                                     "report/roster_section.py")),
     ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py", "report/trouble.py",
+                                                        "report/roster_section.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
     ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True,

@@ -16,3 +16,16 @@ def roster_lines(roster: dict) -> list[str]:
         lines += ["", f"Not on the roster ({len(roster['unrostered'])}; status unrostered, {how}):", ""]
         lines += [f"- {u['submission']} (id {u['id']})" for u in roster["unrostered"]]
     return lines
+
+
+def roster_view(roster: dict) -> dict:
+    """The same for the summary page: an intro, then a titled list per kind."""
+    lines = roster_lines(roster)
+    groups, title = [], None
+    for line in lines[1:]:
+        if line.startswith("- "):
+            groups[-1]["names"].append(line[2:])
+        elif line:
+            title = line
+            groups.append({"title": title, "names": []})
+    return {"intro": lines[0], "groups": groups}

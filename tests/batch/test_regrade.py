@@ -78,6 +78,8 @@ def test_does_the_roster_name_unrostered_and_missing_students(tmp_path):
     summary = json.loads((out / "summary.json").read_text())["roster"]
     assert summary["missing"] == ["dee"] and summary["unrostered"] == [{"submission": "zed", "id": "zed"}]
     assert "- dee" in (out / "summary.md").read_text()
+    page = (out / "summary.html").read_text()
+    assert "<h2>Roster</h2>" in page and "<li>dee</li>" in page and "<li>zed (id zed)</li>" in page
     assert result.roster.missing == ("dee",)
     assert {g.student: g.status for g in read_graded(out)}["dee"] == "missing"
 
