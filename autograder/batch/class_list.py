@@ -19,13 +19,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
+from autograder.batch.entry import Entry
+from autograder.batch.store import Store
 from autograder.config import Rubric
 from autograder.variants.assign import variant_of
 from autograder.variants.ids import variant_id
 from autograder.variants.model import Variant
 from autograder.variants.roster import read_roster
+
+if TYPE_CHECKING:
+    from autograder.batch.regrade import LastClass
 
 HANDOUTS_RECORD = "variants.csv"   # handout/roster.py's record of a roster's handouts: its `id` column
 ROSTER_KEY = "roster"                # where the output folder's store remembers it
@@ -95,3 +100,37 @@ def not_on_roster(student: str, rid: str, roster: Roster) -> str:
     """The error of an unrostered submission that is not graded (a class with [variants])."""
     return (f"not graded: id {rid} is not on the roster ({Path(roster.source).name}), so which variant it was "
             "handed can't be known; add the id to the roster (or name the folder by a roster id) and run again")
+
+
+def remembered_roster(store: Store, roster: Roster | None) -> Roster | None:
+    """The roster given (remembered from now on), else the one the folder remembers."""
+    if roster is not None:
+        store.set_meta(ROSTER_KEY, roster.to_json())
+        return roster
+    text = store.meta(ROSTER_KEY)
+    return Roster.from_json(text) if text else None
+
+
+def still_in(last: LastClass, student: str, on: set[str]) -> bool:
+    """Does a student of the last class keep their row in a run that does not give them (with a roster)? Yes,
+    but for a submission not graded then (not on the roster) whose id the roster now has: it needs grading,
+    and has no row until its folder is graded."""
+    return not (student in last.unrostered and roster_id(student, last.sources.get(student, "")) in on)
+
+
+def entries_of(last: LastClass | None, students: Sequence[str]) -> list[Entry]:
+    """The entries of the last class's unrostered rows, as it remembered them (their rows are made again)."""
+    if last is None:
+        return []
+    return [Entry(s, Path(), u["source"], bool(u["late"]), u["original"])
+            for s in students if (u := last.unrostered.get(s)) is not None]
+
+
+def unrostered_entries(entries: Sequence[Entry], roster: Roster | None, rubric: Rubric) -> dict[str, str]:
+    """student -> why, for the entries not graded because they are not on the roster (with [variants] only:
+    without, every student has the same assignment, and an unrostered one is graded and named)."""
+    if roster is None or rubric.variants is None:
+        return {}
+    on = set(roster.ids)
+    return {e.student: not_on_roster(e.student, rid, roster) for e in entries
+            if (rid := roster_id(e.student, e.source)) not in on}

@@ -15,10 +15,13 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Mapping, Sequence
 
 from autograder.batch.keys import GradeKey
-from autograder.batch.store import BatchRow
+from autograder.batch.regrade import LastClass, kept_rows, rubric_settings
+from autograder.batch.store import BatchRow, Store
+from autograder.config import Rubric
 from autograder.files import write_text_atomic
 from autograder.report.inert import inert
 from autograder.report.model import Report, TaskResult
@@ -174,3 +177,18 @@ def changed_students(out_dir) -> set[str] | None:
     from autograder.report.csv_report import unguard
     rows = csv.DictReader(path.read_text(encoding="utf-8").splitlines())
     return {unguard(r["student"]) for r in rows}
+
+
+def say_changes(out_dir: Path, store: Store, last: LastClass | None, rows: Sequence[BatchRow],
+                keys: dict[str, GradeKey], rubric: Rubric, before: dict[str, BatchRow], graded: int) -> int | None:
+    """OUT/regrade-changes.csv/.md when this run graded again students of the last class: how many changed."""
+    if last is None or not graded:
+        return None
+    again = [r for r in rows if r.student in last.keys and (r.student in before or keys.get(r.student) != last.keys[r.student])]
+    if not again:
+        return None
+    old = dict(before)
+    old.update(kept_rows(store, last, [r.student for r in again if r.student not in old]))
+    found = changes(old, again, last.keys, keys, last.rubric, rubric_settings(rubric))
+    write_changes(out_dir, found, len(again))
+    return len(found)

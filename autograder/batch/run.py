@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from autograder.batch.class_list import ROSTER_KEY, ClassList, Roster, class_list, not_on_roster, roster_id
+from autograder.batch.class_list import (ClassList, Roster, class_list, entries_of, not_on_roster, remembered_roster,
+                                         roster_id, still_in, unrostered_entries)
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
@@ -28,8 +29,8 @@ from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
-from autograder.batch.regrade import LastClass, class_order, kept_rows, kept_students, rubric_settings
-from autograder.batch.regrade_changes import changes, write_changes
+from autograder.batch.regrade import LastClass, class_order, kept_rows, kept_students
+from autograder.batch.regrade_changes import say_changes
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
 from autograder.config import Rubric
@@ -101,13 +102,13 @@ def grade_batch(
             last = LastClass.read(store)
             on = None if roster is None else set(roster.ids)
             kept = kept_students(last, [e.student for e in entries],
-                                 None if on is None else lambda s: _still_in(last, s, on))
-            unrostered = _unrostered(entries, roster, rubric)
+                                 None if on is None else lambda s: still_in(last, s, on))
+            unrostered = unrostered_entries(entries, roster, rubric)
             to_grade = [e for e in entries if e.student not in unrostered]
             before = kept_rows(store, last, [e.student for e in to_grade if e.student in last.keys]) \
                 if last is not None and regrade else {}
             old = kept_rows(store, last, kept) if kept else {}
-            for e in _entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
+            for e in entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
                 unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)
                 entries.append(e)
             order = class_order(last, [e.student for e in entries], [*old, *(s for s in kept if s in unrostered)])
@@ -123,7 +124,7 @@ def grade_batch(
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
             written = files.finish(rows, tuple(intake), roster=listed)
             store.set_outputs(files.record)
-            changed = _say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
+            changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
             all_keys = {**(last.keys if last else {}), **keys}
             LastClass.write(store, rows, {s: all_keys[s] for s in by_student if s in all_keys}, rubric)
     except OutputBusy as busy:
@@ -133,58 +134,9 @@ def grade_batch(
     return BatchResult(rows, graded, len(to_grade) - graded + len(old), out_dir, written, listed, len(old), changed)
 
 
-def _still_in(last: LastClass, student: str, on: set[str]) -> bool:
-    """Does a student of the last class keep their row in a run that does not give them (with a roster)? Yes,
-    but for a submission not graded then (not on the roster) whose id the roster now has: it needs grading,
-    and has no row until its folder is graded."""
-    return not (student in last.unrostered and roster_id(student, last.sources.get(student, "")) in on)
-
-
-def _entries_of(last: LastClass | None, students: Sequence[str]) -> list[Entry]:
-    """The entries of the last class's unrostered rows, as it remembered them (their rows are made again)."""
-    if last is None:
-        return []
-    return [Entry(s, Path(), u["source"], bool(u["late"]), u["original"])
-            for s in students if (u := last.unrostered.get(s)) is not None]
-
-
-def _unrostered(entries: Sequence[Entry], roster: Roster | None, rubric: Rubric) -> dict[str, str]:
-    """student -> why, for the entries not graded because they are not on the roster (with [variants] only:
-    without, every student has the same assignment, and an unrostered one is graded and named)."""
-    if roster is None or rubric.variants is None:
-        return {}
-    on = set(roster.ids)
-    return {e.student: not_on_roster(e.student, rid, roster) for e in entries
-            if (rid := roster_id(e.student, e.source)) not in on}
-
-
 def _unrostered_report(entry: Entry, why: str, rubric: Rubric) -> Report:
     from autograder.scoring import crashed_report
     return crashed_report(entry.student, why, rubric, sandbox="none")
-
-
-def _say_changes(out_dir: Path, store: Store, last: LastClass | None, rows: Sequence[BatchRow],
-                 keys: dict[str, GradeKey], rubric: Rubric, before: dict[str, BatchRow], graded: int) -> int | None:
-    """OUT/regrade-changes.csv/.md when this run graded again students of the last class: how many changed."""
-    if last is None or not graded:
-        return None
-    again = [r for r in rows if r.student in last.keys and (r.student in before or keys.get(r.student) != last.keys[r.student])]
-    if not again:
-        return None
-    old = dict(before)
-    old.update(kept_rows(store, last, [r.student for r in again if r.student not in old]))
-    found = changes(old, again, last.keys, keys, last.rubric, rubric_settings(rubric))
-    write_changes(out_dir, found, len(again))
-    return len(found)
-
-
-def remembered_roster(store: Store, roster: Roster | None) -> Roster | None:
-    """The roster given (remembered from now on), else the one the folder remembers."""
-    if roster is not None:
-        store.set_meta(ROSTER_KEY, roster.to_json())
-        return roster
-    text = store.meta(ROSTER_KEY)
-    return Roster.from_json(text) if text else None
 
 
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
