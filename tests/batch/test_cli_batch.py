@@ -70,6 +70,7 @@ def test_does_a_reused_out_say_whose_files_it_removed_and_which_it_kept(tmp_path
     command([tmp_path / "class"], tmp_path / "out")
     (tmp_path / "out" / "feedback" / "extra.html").write_text("a TA's page")
     submission(tmp_path / "class2", "ana")
+    submission(tmp_path / "class2", "cai")   # another class (a part of the last one would update it in place)
     capsys.readouterr()
     assert command([tmp_path / "class2"], tmp_path / "out") == 0
     out = " ".join(capsys.readouterr().out.split())
