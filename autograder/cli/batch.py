@@ -197,12 +197,13 @@ def _roster_lines(console: Console, roster: dict | None, kept: int) -> None:
                       "(a run of some of a class updates theirs in place)", soft_wrap=True)
     if not roster:
         return
-    for u in roster["unrostered"][:SHOW_ERRORS]:
-        how = "graded, and named" if roster["unrostered_graded"] else "not graded (its variant can't be known)"
-        console.print(f"[yellow]not on the roster[/yellow]: {shown(u['submission'])} (id {shown(u['id'])}): {how}",
-                      soft_wrap=True)
-    if len(roster["unrostered"]) > SHOW_ERRORS:
-        console.print(f"… and {len(roster['unrostered']) - SHOW_ERRORS} more not on the roster: see the gradebook")
+    if roster["unrostered"]:
+        names = [f"{u['submission']}" + (f" (id {u['id']})" if u["id"] != u["submission"] else "")
+                 for u in roster["unrostered"]]
+        how = "graded, and named" if roster["unrostered_graded"] else "not graded: the variant its id draws was handed to no one"
+        more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""
+        console.print(f"[yellow]not on the roster[/yellow] ({len(names)}; {how}): "
+                      f"{shown(', '.join(names[:SHOW_ERRORS]))}{more}", soft_wrap=True)
     if roster["missing"]:
         names = roster["missing"]
         more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""

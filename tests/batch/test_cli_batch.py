@@ -87,7 +87,7 @@ def test_does_a_roster_name_its_missing_and_unrostered_students_and_refuse_a_bad
     assert run_batch_command([tmp_path / "class"], tmp_path / "out", 2, False, RUBRIC, grade_one=grade_fake,
                              console=console, roster=tmp_path / "roster.csv") == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "not on the roster: zed (id zed): graded, and named" in out
+    assert "not on the roster (1; graded, and named): zed" in out
     assert "no submission (1 of 2 on the roster): bea" in out
     (tmp_path / "bad.csv").write_text("name\nana\n")
     for roster, shard, said in ((tmp_path / "bad.csv", None, "an `id` column"), (tmp_path / "roster.csv", "1/2", "not --shard")):
