@@ -135,5 +135,5 @@ def test_does_forensics_attribute_a_copy_of_an_absent_students_variant():
     samples = ((theirs.op, *map(tuple, predicted(theirs.op, theirs.constant))),)
     copy = Report("ana", 0.0, 1.0, (), variant=mine, samples=samples)
     assert flags([copy]) == []                        # the class alone: bea handed nothing in
-    (flag,) = flags([copy], absent=[theirs])
+    (flag,) = flags([copy], [mine, theirs])          # the roster's variants, the absent student's too
     assert flag.student == "ana" and flag.sources == ("bea",)
