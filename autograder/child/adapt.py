@@ -5,8 +5,8 @@ learns comes from the student's own engine at work (a node made by their own `+`
 never from names guessed in their source:
 - the attribute or property their ops fill with a node's children, when it is not `_prev` (`prev`,
   `_children`, `_parents`, `came_from`...): `_prev` is made to read and write it, so the kit's
-  nodes and their own backward() share one list of children (adapted, with a note); children
-  kept inside another object (`_creator.inputs`) are read there, and named as a deviation;
+  nodes and their own backward() share one list of children (adapted, with a note), also
+  when they are kept inside an object the node holds (`_ctx.parents`);
 - the type of a fresh node's grad (a numpy array or scalar): the kit then seeds grads in it
   (`api.grad_zero`, read by programs/_graph.seed);
 - leaves that track no gradient unless asked, whatever the flag is called (`requires_grad=False`,
@@ -139,12 +139,11 @@ def _children(api, value, found):
                                                lambda self, children: setattr(self, name, children)))
         found.notes.append(f"your Value keeps a node's children in `{name}`, where the exercise API has `_prev`: "
                            f"the kit used `{name}`.")
-    elif len(holders) == 1:  # inside another object: readable (to walk), not settable on the kit's nodes
-        outer, _, name = holders[0].partition(".")
-        type.__setattr__(value, PREV, property(lambda self: getattr(getattr(self, outer, None), name, ())))
-        found.deviations.append(f"your Value keeps a node's children in `{holders[0]}`, inside another object: the "
-                                "exercise API keeps them in the node's own `_prev`, where the kit can set them on "
-                                "nodes of its own.")
+    elif len(holders) == 1:  # inside an object the node holds (maybe shared by leaves): read there, never set
+        outer, _, inner = holders[0].partition(".")
+        type.__setattr__(value, PREV, property(lambda self: getattr(getattr(self, outer, None), inner, ())))
+        found.notes.append(f"your Value keeps a node's children in `{holders[0]}`, where the exercise API has "
+                           f"`_prev`: the kit used `{holders[0]}`.")
     elif holders:
         listed = " and ".join(f"`{n}`" for n in holders)
         found.deviations.append(f"your Value keeps a node's children in both {listed}, and the kit can't tell "
