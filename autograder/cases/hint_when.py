@@ -34,6 +34,7 @@ class Seen:
     probes: tuple[tuple[list, list], ...] = ()    # (the student's probes, the right engine's) of the task
     own_passed: bool = False                      # every case of the task that needs no other task passed
     counted: bool = True                          # the case counts (the tasks it needs pass their own)
+    message: str = ""                             # the case's error, as the report says it
 
 
 def _num(x) -> bool:
@@ -53,12 +54,14 @@ def _closures(seen: Seen) -> list[tuple[list[list[float]], list[list[float]]]]:
 
 
 def _lost_in_case(seen: Seen) -> bool:
-    """The case's own numbers: an input whose grad is what a closure that replaces it would leave."""
+    """The case's own numbers: every input's grad is what a closure that replaces it would leave (one input
+    alone could be a wrong share that happens to equal that)."""
     got, want, p, close = seen.obs, seen.golden, seen.params, seen.close
     names = [n for n in ("a.grad", "b.grad") if n in want and _num(got.get(n))]
     preset = p.get("preset") or ()
     if preset:
-        return any(close(got[n], want[n] - g) and not close(g, 0.0) for n, g in zip(names, preset))
+        held = [(n, g) for n, g in zip(names, preset) if not close(g, 0.0)]
+        return bool(held) and all(close(got[n], want[n] - g) for n, g in held)
     if p.get("same") and names:
         return close(got[names[0]], want[names[0]] / 2) and not close(want[names[0]], 0.0)
     return False
@@ -81,14 +84,23 @@ def rule(seen: Seen) -> bool:
     return seen.status == "failed" and not _lost_in_case(seen)
 
 
+# the kit's own errors for an operation that gave no Value (child/programs/_graph.py): not the number's fault
+_NO_VALUE = ("ReturnedNone", "NotAValue")
+
+
+def _number_failed(seen: Seen, left: bool) -> bool:
+    return (seen.status == "error" and "const" in seen.params and (seen.params.get("const_side") == "left") == left
+            and not seen.message.startswith(_NO_VALUE))
+
+
 def number_left(seen: Seen) -> bool:
-    """The number was on the left (3 + a: the reflected method) and that raised."""
-    return seen.status == "error" and "const" in seen.params and seen.params.get("const_side") == "left"
+    """The number was on the left (3 + a: the reflected method) and that raised (not for want of a Value)."""
+    return _number_failed(seen, left=True)
 
 
 def number_right(seen: Seen) -> bool:
-    """A number on the right (a + 3) raised: it reached the operation unwrapped."""
-    return seen.status == "error" and "const" in seen.params and seen.params.get("const_side") != "left"
+    """A number on the right (a + 3) raised (not for want of a Value): it reached the operation unwrapped."""
+    return _number_failed(seen, left=False)
 
 
 def flat_gets_grad(seen: Seen) -> bool:

@@ -34,7 +34,8 @@ def hinted(result: TaskResult, cases: list[Case], outcomes: dict[str, CaseOutcom
         case, outcome = by_id.get(r.id), outcomes.get(r.id)
         if case is not None and outcome is not None and _shows(case, r, outcome, explained):
             seen = Seen(status=r.status, obs=outcome.obs, golden=goldens.get(case.id, {}), params=case.params,
-                        close=close, probes=probes, own_passed=own_passed, counted=r.counted)
+                        close=close, probes=probes, own_passed=own_passed, counted=r.counted,
+                        message=r.message)
             fits = WHEN.get(case.hint_when)  # a case made without a condition: its hint is never shown
             if fits is not None and fits(seen) and (not named or named & AGREES[case.hint_when]):
                 r = replace(r, details=r.details + (PREFIX + case.hint,))
