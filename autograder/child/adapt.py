@@ -234,11 +234,14 @@ def _asked(value, init):
 
 
 def _gate(api, value, found):
-    """Leaves that track no gradient unless asked: every Value the kit makes is asked (see the docstring)."""
-    if _flows(value):
-        return
+    """Leaves that track no gradient unless asked: every Value the kit makes is asked (see the docstring).
+    The student's closures run here, before any case, only where a flag to ask exists: a closure that floods
+    or hangs is otherwise met in its own cases, where it costs its own task alone."""
     init = value.__init__
-    for off, on, asking in list(_asked(value, init)):
+    candidates = list(_asked(value, init))
+    if not candidates or _flows(value):
+        return
+    for off, on, asking in candidates:
         type.__setattr__(value, "__init__", asking)
         kept = False
         try:
