@@ -35,9 +35,9 @@ HINTS = {
                    "else Value(other)): a plain number has no .data or .grad. The closure's rule for a is what is "
                    "graded.", "number_right"),
     "relu/at-zero": Hint("At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, "
-                         "not >= 0.", "flat_gets_grad"),
+                         "not >= 0.", "at_zero"),
     "relu/at-zero-held": Hint("At exactly 0 the derivative is 0: pass the gradient on only where the output is "
-                              "> 0, not >= 0; the grad already there stays as it is.", "flat_gets_grad"),
+                              "> 0, not >= 0; the grad already there stays as it is.", "at_zero"),
     "relu/negative": Hint("Where the input is negative relu is flat: the input gets no gradient.", "flat_gets_grad"),
     "tanh/L-neuron": Hint("1 - t**2 with t the output tanh(a) (out.data), not 1 - a**2.", "at_input"),
 }

@@ -35,6 +35,9 @@ class Seen:
     own_passed: bool = False                      # every case of the task that needs no other task passed
     counted: bool = True                          # the case counts (the tasks it needs pass their own)
     message: str = ""                             # the case's error, as the report says it
+    where: str = ""                               # where it was raised in the student's files ("engine.py:31")
+    module: str = ""                              # the file the case's task is written in ("engine", "nn", "train")
+    failing: tuple[dict, ...] = ()                # the params of the task's failing cases, this one's among them
 
 
 def _num(x) -> bool:
@@ -94,8 +97,10 @@ def _number_failed(seen: Seen, left: bool) -> bool:
 
 
 def number_left(seen: Seen) -> bool:
-    """The number was on the left (3 + a: the reflected method) and that raised (not for want of a Value)."""
-    return _number_failed(seen, left=True)
+    """The number was on the left (3 + a: the reflected method) and that raised, not on a number reaching the
+    operation unwrapped (`'int' object has no attribute 'data'`: the reflected method is there) nor for want
+    of a Value."""
+    return _number_failed(seen, left=True) and "has no attribute" not in seen.message
 
 
 def number_right(seen: Seen) -> bool:
@@ -107,6 +112,12 @@ def flat_gets_grad(seen: Seen) -> bool:
     """Where the derivative is 0 (relu at or below 0) the input's grad changed anyway (not merely lost)."""
     got, want = seen.obs.get("a.grad"), seen.golden.get("a.grad")
     return _num(got) and _num(want) and not seen.close(got, want) and not seen.close(got, 0.0)
+
+
+def at_zero(seen: Seen) -> bool:
+    """flat_gets_grad at exactly 0, while every case of a negative input passes: the test is `>= 0`, not the
+    derivative everywhere."""
+    return flat_gets_grad(seen) and not any(p.get("a", 0.0) < 0 for p in seen.failing if "same" not in p)
 
 
 def _same(got, want, close) -> bool:
@@ -196,13 +207,17 @@ def not_seeded(seen: Seen) -> bool:
 
 
 def failed(seen: Seen) -> bool:
-    """For a hint that states the task's rule and says nothing of what the code did: any failing case."""
-    return seen.status in ("failed", "error")
+    """For a hint that states the task's rule and says nothing of what the code did: a case that failed, or
+    raised in the task's own file (an error raised in another of the kit's files is that file's to explain)."""
+    if seen.status == "failed":
+        return True
+    stem = seen.where.rpartition(":")[0].rpartition("/")[2].removesuffix(".py")
+    return seen.status == "error" and not (stem in ("engine", "nn", "train") and stem != seen.module)
 
 
 WHEN: dict[str, Callable[[Seen], bool]] = {
     "replaced": replaced, "rule": rule, "number_left": number_left, "number_right": number_right,
-    "flat_gets_grad": flat_gets_grad, "at_input": at_input, "walk_not_found": walk_not_found,
+    "flat_gets_grad": flat_gets_grad, "at_zero": at_zero, "at_input": at_input, "walk_not_found": walk_not_found,
     "visited_twice": visited_twice, "node_skipped": node_skipped, "order_wrong": order_wrong,
     "grads_reset": grads_reset, "not_seeded": not_seeded, "disconnected": disconnected, "listed_one": listed_one,
     "summed": summed, "piles_up": piles_up, "passes_at_zero": passes_at_zero, "failed": failed}
@@ -213,9 +228,10 @@ _LOCAL = frozenset({"missing_upstream_grad", "one_operand_only", "swapped_operan
 AGREES: dict[str, frozenset[str]] = {
     "replaced": frozenset({"overwrites_grad"}),
     "rule": _LOCAL,
-    "number_left": frozenset({"reflected_op_missing", "number_not_wrapped"}),
+    "number_left": frozenset({"reflected_op_missing"}),
     "number_right": frozenset({"number_not_wrapped"}),
-    "flat_gets_grad": frozenset({"relu_gradient_at_zero", "wrong_local_derivative"}),
+    "flat_gets_grad": frozenset({"wrong_local_derivative"}),
+    "at_zero": frozenset({"relu_gradient_at_zero"}),
     "at_input": frozenset({"derivative_at_input"}),
     "walk_not_found": frozenset(),
     "visited_twice": frozenset({"nodes_visited_twice", "append_outside_visited", "no_topological_order"}),

@@ -15,6 +15,7 @@ from autograder.cases.model import Case
 from autograder.goldens.compute import MISTAKES
 from autograder.report.model import CaseResult, TaskResult
 from autograder.runner.protocol import CaseOutcome
+from autograder.tasks import MODULE
 
 PREFIX = "hint: "
 SHOWN = ("failed", "error")  # a stub (missing) or a timeout says what to do in its own message
@@ -29,13 +30,14 @@ def hinted(result: TaskResult, cases: list[Case], outcomes: dict[str, CaseOutcom
     own = [r for r in result.cases if r.id in by_id and not by_id[r.id].needs]
     own_passed = bool(own) and all(r.status == "passed" for r in own)
     probes = tuple(_probes(by_id.values(), outcomes, goldens))
+    failing = tuple(by_id[r.id].params for r in result.cases if r.id in by_id and r.status in SHOWN)
     out = []
     for r in result.cases:
         case, outcome = by_id.get(r.id), outcomes.get(r.id)
         if case is not None and outcome is not None and _shows(case, r, outcome, explained):
             seen = Seen(status=r.status, obs=outcome.obs, golden=goldens.get(case.id, {}), params=case.params,
                         close=close, probes=probes, own_passed=own_passed, counted=r.counted,
-                        message=r.message)
+                        message=r.message, where=outcome.where, module=MODULE[case.task], failing=failing)
             fits = WHEN.get(case.hint_when)  # a case made without a condition: its hint is never shown
             if fits is not None and fits(seen) and (not named or named & AGREES[case.hint_when]):
                 r = replace(r, details=r.details + (PREFIX + case.hint,))
