@@ -62,6 +62,14 @@ PARENTS_PROPERTY = _walked("        self._graph = {'in': tuple(_children)}\n", "
 CTX = "class _Ctx:\n    def __init__(self, inputs):\n        self.inputs = tuple(inputs)\n\n\n"
 CTX_INPUTS = sub(_walked("        self._ctx = _Ctx(_children)\n", "v._ctx.inputs"), "class Value:", CTX + "class Value:")
 
+OP = "class _Op:\n    def __init__(self, inputs, name):\n        self.inputs, self.name = list(inputs), name\n\n\n"
+CREATOR = sub(_walked("        self._creator = _Op(_children, _op) if _children else None\n",
+                      "(v._creator.inputs if v._creator else ())"), "class Value:", OP + "class Value:")
+PARENTS = _walked("        self._parents = tuple(_children)\n", "v._parents")
+NUMPY_ARRAYS = sub(sub(sub(ENGINE, "import math\n", "import math\n\nimport numpy as np\n"),
+                       "        self.data = data\n", "        self.data = np.asarray(data, dtype=float)\n"),
+                   "        self.grad = 0\n", "        self.grad = np.zeros(())\n")
+
 ADD_RETURNS_NONE = _in_method(ENGINE, "__add__", "        return out\n", "")
 EXP_RETURNS_FLOAT = _in_method(ENGINE, "exp", "        return out\n", "        return out.data\n")
 NUMPY_DATA = sub(sub(ENGINE, "import math\n", "import math\n\nimport numpy as np\n"),
@@ -93,6 +101,10 @@ SHAPES: tuple[ApiShape, ...] = (
              intact=ALL, note="`parents`"),
     ApiShape("children-ctx-inputs", "children in a context object the node holds, `_ctx.inputs`", CTX_INPUTS,
              intact=ALL, note="`_ctx.inputs`"),
+    ApiShape("children-_creator", "children in the creating op's `inputs`, None on a leaf", CREATOR,
+             intact=ALL, note="`_creator.inputs`"),
+    ApiShape("children-_parents", "children in a tuple `_parents`", PARENTS, intact=ALL, note="`_parents`"),
+    ApiShape("numpy-arrays", "data and grads as 0-d numpy arrays", NUMPY_ARRAYS, intact=ENGINE_TASKS),
     ApiShape("add-returns-none", "an unfinished __add__ without `return out`", ADD_RETURNS_NONE,
              intact=ENGINE_TASKS - {"add"}, note="__add__ returns None", unsaid=("found no attribute",) + _FINE),
     ApiShape("exp-returns-float", "exp returning out.data, a float", EXP_RETURNS_FLOAT,
