@@ -225,12 +225,14 @@ def _asked(value, init):
                 init(self, *args, **kw)
             if default is None or default is False:
                 yield f"`{name}={default}` by default", f"`{name}=True`", asking
-    for name, held in _fields(value(2.0)):
+    own = _fields(value(2.0))
+    shared = [(n, held) for cls in value.__mro__[:-1] for n, held in vars(cls).items() if not n.startswith("__")]
+    for (name, held), where in [(f, "in __init__") for f in own] + [(f, f"in class {value.__name__}") for f in shared]:
         def setting(self, *args, _name=name, **kw):
             init(self, *args, **kw)
             setattr(self, _name, True)
         if held is False:
-            yield f"`self.{name} = False` in __init__", f"`{name}` set True", setting
+            yield f"`{'self.' * (where == 'in __init__')}{name} = False` {where}", f"`{name}` set True", setting
 
 
 def _gate(api, value, found):

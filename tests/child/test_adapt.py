@@ -108,6 +108,21 @@ def test_are_leaves_gated_by_an_attribute_set_by_hand_made_to_track_with_a_note(
     assert api.Value(2.0).flag is True
 
 
+def test_are_leaves_gated_by_a_class_attribute_made_to_track_with_a_note():
+    api = gated()
+    api.Value.flag = False  # `flag = False` in the class body, set True on a leaf by hand
+    init = api.Value.__init__
+
+    def __init__(self, data, _children=()):
+        init(self, data, _children)
+        if not _children:
+            del self.flag  # a leaf reads the class's
+    api.Value.__init__ = __init__
+    found = adapt.adapt(api)
+    assert found.deviations == [] and "`flag = False` in class Value" in found.notes[0]
+    assert api.Value(2.0).flag is True
+
+
 def test_is_a_false_attribute_that_gates_nothing_left_alone():
     """requires_grad=False spelled out, closures that change no grad whatever it is: the cases say what fails."""
     found = adapt.adapt(api := engine(requires_grad=False))
