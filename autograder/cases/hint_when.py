@@ -35,8 +35,6 @@ class Seen:
     own_passed: bool = False                      # every case of the task that needs no other task passed
     counted: bool = True                          # the case counts (the tasks it needs pass their own)
     message: str = ""                             # the case's error, as the report says it
-    where: str = ""                               # where it was raised in the student's files ("engine.py:31")
-    module: str = ""                              # the file the case's task is written in ("engine", "nn", "train")
     failing: tuple[dict, ...] = ()                # the params of the task's failing cases, this one's among them
 
 
@@ -153,8 +151,15 @@ def listed_one(seen: Seen) -> bool:
 
 def walk_not_found(seen: Seen) -> bool:
     """The operation's closures pass when the kit walks them, the student's backward() passes its own cases,
-    and this walk through backward() fails: the node's children are where the walk can't find them."""
-    return seen.own_passed and seen.counted
+    and this walk through backward() raised, or left a leaf without the grad it should get: the node's
+    children are not where the walk looks (or hold something that is not a Value)."""
+    if not (seen.own_passed and seen.counted):
+        return False
+    got, want = seen.obs.get("leaf_grads"), seen.golden.get("leaf_grads")
+    if seen.status == "error":
+        return True
+    return isinstance(got, list) and isinstance(want, list) and any(
+        _num(g) and _num(w) and seen.close(g, 0.0) and not seen.close(w, 0.0) for g, w in zip(got, want))
 
 
 def _calls(seen: Seen) -> list[int] | None:
@@ -207,12 +212,9 @@ def not_seeded(seen: Seen) -> bool:
 
 
 def failed(seen: Seen) -> bool:
-    """For a hint that states the task's rule and says nothing of what the code did: a case that failed, or
-    raised in the task's own file (an error raised in another of the kit's files is that file's to explain)."""
-    if seen.status == "failed":
-        return True
-    stem = seen.where.rpartition(":")[0].rpartition("/")[2].removesuffix(".py")
-    return seen.status == "error" and not (stem in ("engine", "nn", "train") and stem != seen.module)
+    """For a hint that states the task's rule and says nothing of what the code did: a case that ran and
+    computed other numbers (an error's own message says what went wrong, often in another task's code)."""
+    return seen.status == "failed"
 
 
 WHEN: dict[str, Callable[[Seen], bool]] = {

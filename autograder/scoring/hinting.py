@@ -15,7 +15,6 @@ from autograder.cases.model import Case
 from autograder.goldens.compute import MISTAKES
 from autograder.report.model import CaseResult, TaskResult
 from autograder.runner.protocol import CaseOutcome
-from autograder.tasks import MODULE
 
 PREFIX = "hint: "
 SHOWN = ("failed", "error")  # a stub (missing) or a timeout says what to do in its own message
@@ -37,7 +36,7 @@ def hinted(result: TaskResult, cases: list[Case], outcomes: dict[str, CaseOutcom
         if case is not None and outcome is not None and _shows(case, r, outcome, explained):
             seen = Seen(status=r.status, obs=outcome.obs, golden=goldens.get(case.id, {}), params=case.params,
                         close=close, probes=probes, own_passed=own_passed, counted=r.counted,
-                        message=r.message, where=outcome.where, module=MODULE[case.task], failing=failing)
+                        message=r.message, failing=failing)
             fits = WHEN.get(case.hint_when)  # a case made without a condition: its hint is never shown
             if fits is not None and fits(seen) and (not named or named & AGREES[case.hint_when]):
                 r = replace(r, details=r.details + (PREFIX + case.hint,))

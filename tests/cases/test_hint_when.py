@@ -74,10 +74,12 @@ def test_is_the_reflected_hint_shown_only_where_a_number_on_the_left_failed():
     assert not WHEN["number_left"](_seen({}, {}, {"const": 3.0, "const_side": "right"}, status="error"))
 
 
-def test_is_the_prev_hint_shown_only_where_the_kits_own_walk_passed():
-    assert WHEN["walk_not_found"](_seen({}, {}, own_passed=True))
-    assert not WHEN["walk_not_found"](_seen({}, {}, own_passed=False))
-    assert not WHEN["walk_not_found"](_seen({}, {}, own_passed=True, counted=False))  # backward() fails itself
+def test_is_the_prev_hint_shown_only_where_the_kits_own_walk_passed_and_a_leaf_was_not_reached():
+    unreached = ({"leaf_grads": [0.0, 2.0]}, {"leaf_grads": [1.5, 2.0]})
+    assert WHEN["walk_not_found"](_seen(*unreached, own_passed=True))
+    assert not WHEN["walk_not_found"](_seen({"leaf_grads": [1.0, 2.0]}, unreached[1], own_passed=True))
+    assert not WHEN["walk_not_found"](_seen(*unreached, own_passed=False))
+    assert not WHEN["walk_not_found"](_seen(*unreached, own_passed=True, counted=False))  # backward() fails itself
 
 
 def test_is_the_visited_hint_shown_only_where_a_closure_ran_twice():
