@@ -84,6 +84,8 @@ APPEND_OUTSIDE = sub(ENGINE, """                for child in v._prev:
                 topo.append(v)""", """                for child in v._prev:
                     build_topo(child)
             topo.append(v)""")
+EXPONENT_CHILD = sub(ENGINE, "out = Value(self.data**other, (self,), f'**{other}')",
+                     "out = Value(self.data**other, (self, other), f'**{other}')")
 TANH_AT_INPUT = sub(ENGINE, "            self.grad += (1 - t**2) * out.grad", "            self.grad += (1 - self.data**2) * out.grad")
 
 # what no hint may say of code that has += everywhere, a reflected method and its children in _prev
@@ -123,6 +125,8 @@ SHAPES: tuple[ApiShape, ...] = (
              unsaid=_FINE),
     ApiShape("append-outside-visited", "`topo.append(v)` outside the visited check", APPEND_OUTSIDE,
              named={"backward": ("append_outside_visited",)}, unsaid=_FINE),
+    ApiShape("exponent-in-children", "pow keeps its number exponent among the node's children", EXPONENT_CHILD,
+             intact=ENGINE_TASKS - {"pow"}, said=("must hold in _prev the Values",), unsaid=_HAS_ADDS),
     ApiShape("tanh-at-input", "tanh's derivative at the input, 1 - a**2", TANH_AT_INPUT,
              named={"tanh": ("derivative_at_input",)}, said=("not 1 - a**2",), unsaid=_FINE),
 )
