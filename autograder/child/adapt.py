@@ -13,8 +13,8 @@ never from names guessed in their source:
   `require_grad`, `track`...): found by trying, a + b and a * b pass no grad to Value(x) leaves
   but do once a keyword of the constructor or a False attribute of a leaf is set True; the kit
   then makes every Value with it set (adapted, with a note);
-- an operation that returns None or a number, not a Value: a note naming it (its cases fail
-  with an error saying so, and no mistake's model raises that);
+- an operation that returns None, a number or anything but a Value: a note naming it (its cases
+  fail with an error saying so, and no mistake's model raises that);
 - what deviates from the exercise API and can't be adapted without guessing: a `backward`
   attribute set in __init__ that hides the backward() method, children the kit can't find.
   Each is one line naming what the API needs (a deviation: no mistake is named on such an
@@ -161,14 +161,15 @@ _OPS = (("a + b", "__add__", lambda a, b: a + b), ("a * b", "__mul__", lambda a,
 
 
 def _returns(api, value, found):
-    """A note for each operation that returns None or a plain number, not a Value."""
+    """A note for each operation that returns None, a plain number or anything else but a Value."""
     for written, method, make in _OPS:
         try:
             out = make(value(0.5), value(2.0))
         except Exception:  # noqa: S112 - a stub, a bug or no such method: its cases say which
             continue
-        if out is None or type(out) in (int, float, bool):
-            got = "None" if out is None else f"a plain {type(out).__name__}"
+        if not isinstance(out, value):
+            kind = type(out).__name__
+            got = "None" if out is None else f"a plain {kind}" if type(out) in (int, float, bool) else f"a {kind}"
             found.notes.append(f"your Value's {method} returns {got}, not a Value ({written}): an operation "
                                "returns the node it made (`return out`), which holds its result and its closure; "
                                "its cases fail until it does.")

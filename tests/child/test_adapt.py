@@ -143,10 +143,11 @@ def with_ops(**methods):
 
 
 def test_is_an_op_returning_none_or_a_number_its_own_note_and_not_a_missing_children_one():
-    found = adapt.adapt(with_ops(__add__=lambda self, other: None, exp=lambda self: 2.718))
+    found = adapt.adapt(with_ops(__add__=lambda self, other: None, exp=lambda self: 2.718,
+                                 relu=lambda self: (self, 0.0)))
     assert found.deviations == []
-    assert [n.split(" returns ")[0] for n in found.notes] == ["your Value's __add__", "your Value's exp"]
-    assert "returns None" in found.notes[0] and "a plain float" in found.notes[1]
+    assert [n.split(" returns ")[0] for n in found.notes] == [f"your Value's {m}" for m in ("__add__", "exp", "relu")]
+    assert "returns None" in found.notes[0] and "a plain float" in found.notes[1] and "a tuple" in found.notes[2]
 
 
 def property_children(kind):
