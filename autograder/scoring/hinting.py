@@ -24,6 +24,8 @@ def hinted(result: TaskResult, cases: list[Case], outcomes: dict[str, CaseOutcom
            close, explained) -> TaskResult:
     """result with the hint of each failing public case whose condition fits. explained(case, outcome): the
     case's details explain it (its module imported), as score.py judged when it wrote them."""
+    if not any(r.status in SHOWN and r.visibility == "public" for r in result.cases):
+        return result  # most tasks of a class: nothing to hint
     by_id = {c.id: c for c in cases if c.task == result.id}
     named = {d.id for d in result.diagnosis}
     own = [r for r in result.cases if r.id in by_id and not by_id[r.id].needs]
