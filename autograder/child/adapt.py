@@ -11,8 +11,9 @@ never from names guessed in their source:
   (`api.grad_zero`, read by programs/_graph.seed);
 - leaves that track no gradient unless asked, whatever the flag is called (`requires_grad=False`,
   `require_grad`, `track`...): found by trying, a + b and a * b pass no grad to Value(x) leaves
-  but do once a keyword of the constructor or a False attribute of a leaf is set True; the kit
-  then makes every Value with it set (adapted, with a note);
+  but do once a keyword of the constructor or a False attribute (of a leaf, or of the class) is
+  set True; the kit then makes every Value with it set (adapted, with a note); its closures run
+  before the cases only where such a flag exists;
 - an operation that returns None, a number or anything but a Value: a note naming it (its cases
   fail with an error saying so, and no mistake's model raises that);
 - what deviates from the exercise API and can't be adapted without guessing: a `backward`
@@ -213,7 +214,8 @@ def _flows(make):
 
 def _asked(value, init):
     """The ways a Value could be asked to track its gradient: (how it is off, how it is asked, a __init__
-    that asks): the constructor's keywords whose default is False or None, a fresh leaf's False attributes."""
+    that asks): the constructor's keywords whose default is False or None, a fresh leaf's False attributes,
+    the class's False attributes (`requires_grad = False` in the class body)."""
     code, defaults = getattr(init, "__code__", None), getattr(init, "__defaults__", None) or ()
     if code is not None:
         names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
