@@ -26,7 +26,7 @@ class Hint:
 _RULE = {
     "add": "d(a + b)/da = d(a + b)/db = 1: each input's grad gets out.grad times 1.",
     "mul": "d(a * b)/da = b and d(a * b)/db = a: a's share is b.data * out.grad, and the other way round.",
-    "pow": "d(a ** k)/da = k * a ** (k - 1) for a number k, times out.grad. Check negative and fractional k too.",
+    "pow": "d(a ** k)/da = k * a ** (k - 1) for a number k (negative and fractional k too), times out.grad.",
     "tanh": "d tanh(a)/da = 1 - tanh(a)**2: use the output t (out.data), not the input; times out.grad.",
     "exp": "exp is its own derivative: out.data, times out.grad.",
     "relu": "The derivative is 1 where the input was positive and 0 elsewhere, also at exactly 0 "
