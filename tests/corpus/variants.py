@@ -653,6 +653,7 @@ class Graded:
     lost: dict                                            # task -> ((case id, status, message), ...)
     seconds: float
     diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
+    hints: dict = None                                    # task -> the hints its failing public cases show
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -686,7 +687,9 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
     return Graded(name, run, report.error,
                   tuple((t.id, t.score, t.max_score, t.status) for t in report.tasks),
                   lost, time.monotonic() - started,
-                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis})
+                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis},
+                  {t.id: tuple(line for c in t.cases for line in c.details if line.startswith("hint: "))
+                   for t in report.tasks if t.score < t.max_score})
 
 
 def warm_goldens(cache: Path) -> None:
