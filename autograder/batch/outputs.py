@@ -65,8 +65,11 @@ class OutputFiles:
     replaced or edited by anyone else before the end is written once more.
     """
 
-    def __init__(self, out_dir: Path, students: Sequence[str], known: dict[str, tuple[str, str]]):
+    def __init__(self, out_dir: Path, students: Sequence[str], known: dict[str, tuple[str, str]],
+                 full: Callable[[BatchRow], BatchRow] | None = None):
+        """full(row): a row whose report is a brief (brief.py) with its full report, to write the student's files."""
         self.out_dir = Path(out_dir)
+        self.full = full
         self.names = dict(zip(students, file_names(students)))
         self._files = _Files(self.out_dir, dict(known))
 
@@ -79,10 +82,19 @@ class OutputFiles:
         """reports/<name>.json and feedback/<name>.html of one row."""
         name = self.names.get(row.student) or file_names([row.student])[0]
         key = row.digest or None  # no digest (a row not from the store): always written
+        whole: list[BatchRow] = []  # the full report, read once and only if a file is to be written
+
+        def full() -> BatchRow:
+            if not whole:
+                if row.brief and self.full is None:
+                    raise ValueError(f"{row.student}: a brief, and no store to read the report from")
+                whole.append(self.full(row) if row.brief else row)
+            return whole[0]
+
         for export in STUDENT_EXPORTS:
             more = (row.student, row.late) if export.keyed_by_student else ()
             self._files.write(f"{export.folder}/{name}{export.suffix}", _inputs(export.folder, key, *more),
-                              lambda render=export.render: render(row))
+                              lambda render=export.render: render(full()))
 
     def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = (), roster=None) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary.

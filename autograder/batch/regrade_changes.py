@@ -16,10 +16,11 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
+from autograder.batch.brief import brief_of
 from autograder.batch.keys import GradeKey
-from autograder.batch.regrade import LastClass, kept_rows, rubric_settings
+from autograder.batch.regrade import LastClass, rubric_settings
 from autograder.batch.store import BatchRow, Store
 from autograder.config import Rubric
 from autograder.files import write_text_atomic
@@ -50,7 +51,7 @@ class Change:
                 "; ".join(self.why)]
 
 
-def changes(old_rows: Mapping[str, BatchRow], new_rows: Sequence[BatchRow], old_keys: Mapping[str, GradeKey],
+def changes(old_rows: Mapping[str, BatchRow], new_rows: Iterable[BatchRow], old_keys: Mapping[str, GradeKey],
             new_keys: Mapping[str, GradeKey], old_rubric: dict, new_rubric: dict) -> list[Change]:
     """Every student of new_rows with an old row whose score (or a task's) moved, with why."""
     found = []
@@ -65,7 +66,8 @@ def changes(old_rows: Mapping[str, BatchRow], new_rows: Sequence[BatchRow], old_
         why += _per_task(old.report, row.report, moved)
         if not why:
             why = ["the cases' outcomes changed (the code, the kit version and the rubric are as they were)"]
-        found.append(Change(row.student, old.report, row.report, tuple(moved), tuple(dict.fromkeys(why))))
+        found.append(Change(row.student, brief_of(old.report), brief_of(row.report), tuple(moved),
+                            tuple(dict.fromkeys(why))))
     return found
 
 
@@ -187,8 +189,19 @@ def say_changes(out_dir: Path, store: Store, last: LastClass | None, rows: Seque
     again = [r for r in rows if r.student in last.keys and (r.student in before or keys.get(r.student) != last.keys[r.student])]
     if not again:
         return None
-    old = dict(before)
-    old.update(kept_rows(store, last, [r.student for r in again if r.student not in old]))
-    found = changes(old, again, last.keys, keys, last.rubric, rubric_settings(rubric))
+    # the rows hold briefs: each student's full reports are read from the store one at a time
+    old = _Reading(before, lambda s: store.get(s, last.keys[s]))
+    new = (store.get(r.student, keys[r.student]) or r for r in again)
+    found = changes(old, new, last.keys, keys, last.rubric, rubric_settings(rubric))
     write_changes(out_dir, found, len(again))
     return len(found)
+
+
+class _Reading:
+    """Rows by student: those given, else read when asked (None: not stored)."""
+
+    def __init__(self, given: Mapping[str, BatchRow], read: Callable[[str], BatchRow | None]):
+        self.given, self.read = given, read
+
+    def get(self, student: str) -> BatchRow | None:
+        return self.given.get(student) or self.read(student)

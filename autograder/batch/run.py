@@ -107,13 +107,14 @@ def grade_batch(
             to_grade = [e for e in entries if e.student not in unrostered]
             before = kept_rows(store, last, [e.student for e in to_grade if e.student in last.keys]) \
                 if last is not None and regrade else {}
-            old = kept_rows(store, last, kept) if kept else {}
+            old = kept_rows(store, last, kept, brief=True) if kept else {}
             for e in entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
                 unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)
                 entries.append(e)
             order = class_order(last, [e.student for e in entries], [*old, *(s for s in kept if s in unrostered)])
-            files = OutputFiles(out_dir, order, store.outputs())
             keys: dict[str, GradeKey] = {}
+            files = OutputFiles(out_dir, order, store.outputs(),
+                                full=lambda row: store.get(row.student, keys.get(row.student) or last.keys[row.student]))
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
                                              on_row=files.write_student, keys_out=keys)
@@ -153,7 +154,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
 
     def read_store() -> None:
         keys.update((e.student, grade_key(Path(e.path), rubric)) for e in entries)  # the course's: it decides each variant
-        stored.update(store.get_many(keys))  # each stored row is read once, here
+        stored.update(store.briefs(keys))  # each stored row's brief is read once, here (never its report)
 
     # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read
     everything = regrade or not store.count()
@@ -181,9 +182,10 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
             from autograder.scoring import crashed_report  # a crash's row only: not imported before grading
 
             report = crashed_report(job.student, why, rubrics[job.student], sandbox="unknown")
-        row = graded[job.student] = store.put(_row(entry, report, final=why is None), keys[job.student])
+        row = store.put(_row(entry, report, final=why is None), keys[job.student])
         if on_row is not None:
             on_row(row)  # now, while the workers grade on
+        graded[job.student] = row.briefly()  # the report is in the store and its files: the class keeps its brief
         advance(job.student)
 
     try:

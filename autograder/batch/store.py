@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Mapping
 
+from autograder.batch.brief import brief_from_json, brief_json, brief_of
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
@@ -62,6 +63,12 @@ class BatchRow:
     # sha256 of the report as the store holds it ("" for a row not from the store): what its
     # output files are made from, so a resumed run can tell they are up to date without rendering
     digest: str = field(default="", compare=False, repr=False)
+    # True: `report` is the report's brief (brief.py), what the class's files need; the store has the full one
+    brief: bool = field(default=False, compare=False, repr=False)
+
+    def briefly(self) -> BatchRow:
+        """The row with its report's brief: what a class's rows hold once the student's own files are written."""
+        return self if self.brief else replace(self, report=brief_of(self.report), brief=True)
 
 
 class Store:
@@ -78,6 +85,10 @@ class Store:
             self._db.execute(_TABLE)
             self._db.execute(_OUTPUTS)
             self._db.execute(_META)
+            columns = {c[1] for c in self._db.execute("PRAGMA table_info(grades)")}
+            for column in ("brief", "digest"):  # a gradebook of an earlier kit: its rows' briefs are made when read
+                if column not in columns:
+                    self._db.execute(f"ALTER TABLE grades ADD COLUMN {column} TEXT")
             self._db.execute(f"PRAGMA user_version = {SCHEMA}")
             self._db.commit()
         except sqlite3.DatabaseError as err:
@@ -112,17 +123,41 @@ class Store:
                 found[student] = row
         return found
 
-    def put(self, row: BatchRow, key: GradeKey) -> BatchRow:
-        """Store (or replace) a submission's grade, committed at once; returns the row with its digest."""
+    def briefs(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
+        """get_many's rows with their reports' briefs (brief.py): the reports themselves are not read, but for a
+        row stored by an earlier kit without a brief (made now, and kept)."""
+        found = {}
+        for student, key in keys.items():
+            got = self._db.execute(f"SELECT brief, digest, late, source, original, final FROM grades WHERE {_KEY}",
+                                   (student, *_fields(key))).fetchone()
+            if got is None:
+                continue
+            brief, digest, late, source, original, final = got
+            report = brief_from_json(brief) if brief and digest else None
+            if report is None:
+                row = self.get(student, key)
+                report, digest = brief_of(row.report), row.digest
+                with self._db:
+                    self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
+                                     (brief_json(row.report), digest, student, *_fields(key)))
+            found[student] = BatchRow(student, report, None if late is None else bool(late), source, original,
+                                      bool(final), digest, brief=True)
+        return found
+
+    def put(self, row: BatchRow, key: GradeKey, report_json: str | None = None) -> BatchRow:
+        """Store (or replace) a submission's grade, committed at once; returns the row with its digest.
+        report_json: the report as another store holds it (a shard's), kept as it is."""
         late = None if row.late is None else int(row.late)
-        report = compact_json(row.report)  # json.dumps(report_dict(...)), its cases' texts made once a class
+        report = report_json or compact_json(row.report)  # json.dumps(report_dict(...)), its cases' texts made once a class
+        digest = _digest(report)
         with self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO grades (student, content, kit_version, hidden_seed, rubric, "
-                "final, late, source, original, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row.student, *_fields(key), int(row.final), late, row.source, row.original, report),
+                "final, late, source, original, report, brief, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.student, *_fields(key), int(row.final), late, row.source, row.original, report,
+                 brief_json(row.report), digest),
             )
-        return replace(row, digest=_digest(report))
+        return replace(row, digest=digest)
 
     def outputs(self) -> dict[str, tuple[str, str]]:
         """path (relative to the out folder) -> (inputs digest, stat) of each output file last written."""

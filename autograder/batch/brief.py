@@ -1,0 +1,98 @@
+"""A report's brief: what the class's files need of it, a few hundred bytes instead of ~115 KB.
+
+The gradebook, the summary (json, md, html, histogram) and forensics read of a report its scores, error,
+sandbox and its notes about it, import errors, variant and forensic samples, each task's id, title,
+scores and diagnoses, and of its cases only: which statuses occur (counted or not), how many of each, and
+the first public case of each status with its message (report/trouble.py). A brief keeps exactly that, so
+every class file made from briefs is byte for byte the one made from the full reports; the full report is
+read back from the store only to write that student's own files (reports/, feedback/).
+
+The store keeps each row's brief beside its report (store.py), so a rerun reads briefs, never reports:
+the batch holds a class of briefs, never a class of reports.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from autograder.report.model import CaseResult, Diagnosis, Report, TaskResult
+from autograder.variants.model import Variant
+
+BRIEF = 1  # the format's version: a brief of another is made again from the report
+
+
+@dataclass(frozen=True)
+class BriefTask(TaskResult):
+    """A task whose cases are representatives (see brief_cases); count() answers from the real counts."""
+    counts: tuple[tuple[str, int], ...] = ()
+
+    def count(self, status: str) -> int:
+        return dict(self.counts).get(status, 0)
+
+    @property
+    def waived(self) -> int:
+        raise AttributeError("a brief does not keep which cases were waived")
+
+
+def brief_cases(cases) -> tuple[CaseResult, ...]:
+    """Per status and counted-ness, its first case; and per status, its first public case with a message:
+    in their order, stripped of all but status, counted, visibility and message. So the set of statuses (of
+    all cases, of the counted ones) and the first public message of a status are the full list's."""
+    keep: dict[int, CaseResult] = {}
+    seen: set = set()
+    messaged: set = set()
+    for i, c in enumerate(cases):
+        if (c.status, c.counted) not in seen:
+            seen.add((c.status, c.counted))
+            keep[i] = c
+        if c.status not in messaged and c.visibility == "public" and c.message:
+            messaged.add(c.status)
+            keep[i] = c
+    return tuple(CaseResult("", c.status, c.visibility, c.message, counted=c.counted) for _, c in sorted(keep.items()))
+
+
+def brief_of(report: Report) -> Report:
+    """The report as the class's files read it."""
+    if any(isinstance(t, BriefTask) for t in report.tasks):
+        return report  # a brief already
+    tasks = tuple(BriefTask(t.id, t.title, t.score, t.max_score, brief_cases(t.cases), t.diagnosis,
+                            counts=tuple(sorted(_counts(t.cases).items()))) for t in report.tasks)
+    return Report(report.submission, report.score, report.max_score, tasks, report.error, report.sandbox,
+                  report.sandbox_notes, report.kit_version, import_errors=report.import_errors,
+                  variant=report.variant, samples=report.samples)
+
+
+def _counts(cases) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in cases:
+        out[c.status] = out.get(c.status, 0) + 1
+    return out
+
+
+def brief_json(report: Report) -> str:
+    """The brief of a (full) report, as the store keeps it."""
+    b = brief_of(report)
+    return json.dumps({
+        "v": BRIEF, "submission": b.submission, "score": b.score, "max_score": b.max_score, "error": b.error,
+        "sandbox": b.sandbox, "notes": list(b.notes), "kit_version": b.kit_version,
+        "import_errors": [list(e) for e in b.import_errors],
+        "variant": b.variant.to_json() if b.variant is not None else None,
+        "samples": [[op, list(out), list(grad)] for op, out, grad in b.samples],
+        "tasks": [[t.id, t.title, t.score, t.max_score, [[c.status, c.counted, c.visibility, c.message] for c in t.cases],
+                   [[d.id, d.message] for d in t.diagnosis], [list(n) for n in t.counts]] for t in b.tasks],
+    }, separators=(",", ":"))
+
+
+def brief_from_json(text: str) -> Report | None:
+    """The brief back (None: a brief of another format, to be made again)."""
+    d = json.loads(text)
+    if d.get("v") != BRIEF:
+        return None
+    tasks = tuple(BriefTask(i, title, score, top, tuple(CaseResult("", s, vis, msg, counted=counted)
+                                                       for s, counted, vis, msg in cases),
+                            tuple(Diagnosis(a, b) for a, b in diags), counts=tuple((s, n) for s, n in counts))
+                  for i, title, score, top, cases, diags, counts in d["tasks"])
+    return Report(d["submission"], d["score"], d["max_score"], tasks, d["error"], d["sandbox"], tuple(d["notes"]),
+                  d["kit_version"], import_errors=tuple(tuple(e) for e in d["import_errors"]),
+                  variant=Variant.from_json(d["variant"]) if d["variant"] else None,
+                  samples=tuple((op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]))
