@@ -13,12 +13,13 @@ the batch holds a class of briefs, never a class of reports.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from dataclasses import dataclass
 
 from autograder.report.model import CaseResult, Diagnosis, Report, TaskResult
 from autograder.variants.model import Variant
 
-BRIEF = 1  # the format's version: a brief of another is made again from the report
+BRIEF = 2  # the format's version: a brief of another is made again from the report
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ def _counts(cases) -> dict[str, int]:
 
 
 def brief_json(report: Report) -> str:
-    """The brief of a (full) report, as the store keeps it."""
+    """The brief of a (full) report, as the store keeps it: each task as a text of its own, so the tasks many
+    students share (every passed task, the same mistake) are read once a class and held once (_task)."""
     b = brief_of(report)
     return json.dumps({
         "v": BRIEF, "submission": b.submission, "score": b.score, "max_score": b.max_score, "error": b.error,
@@ -78,8 +80,10 @@ def brief_json(report: Report) -> str:
         "import_errors": [list(e) for e in b.import_errors],
         "variant": b.variant.to_json() if b.variant is not None else None,
         "samples": [[op, list(out), list(grad)] for op, out, grad in b.samples],
-        "tasks": [[t.id, t.title, t.score, t.max_score, [[c.status, c.counted, c.visibility, c.message] for c in t.cases],
-                   [[d.id, d.message] for d in t.diagnosis], [list(n) for n in t.counts]] for t in b.tasks],
+        "tasks": [json.dumps([t.id, t.title, t.score, t.max_score,
+                              [[c.status, c.counted, c.visibility, c.message] for c in t.cases],
+                              [[d.id, d.message] for d in t.diagnosis], [list(n) for n in t.counts]],
+                             separators=(",", ":")) for t in b.tasks],
     }, separators=(",", ":"))
 
 
@@ -88,11 +92,16 @@ def brief_from_json(text: str) -> Report | None:
     d = json.loads(text)
     if d.get("v") != BRIEF:
         return None
-    tasks = tuple(BriefTask(i, title, score, top, tuple(CaseResult("", s, vis, msg, counted=counted)
-                                                       for s, counted, vis, msg in cases),
-                            tuple(Diagnosis(a, b) for a, b in diags), counts=tuple((s, n) for s, n in counts))
-                  for i, title, score, top, cases, diags, counts in d["tasks"])
-    return Report(d["submission"], d["score"], d["max_score"], tasks, d["error"], d["sandbox"], tuple(d["notes"]),
-                  d["kit_version"], import_errors=tuple(tuple(e) for e in d["import_errors"]),
+    return Report(d["submission"], d["score"], d["max_score"], tuple(map(_task, d["tasks"])), d["error"],
+                  d["sandbox"], tuple(d["notes"]), d["kit_version"],
+                  import_errors=tuple(tuple(e) for e in d["import_errors"]),
                   variant=Variant.from_json(d["variant"]) if d["variant"] else None,
                   samples=tuple((op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _task(text: str) -> BriefTask:
+    """One task's brief, made once for every student whose task reads the same (the objects are immutable)."""
+    i, title, score, top, cases, diags, counts = json.loads(text)
+    return BriefTask(i, title, score, top, tuple(CaseResult("", s, vis, msg, counted=counted) for s, counted, vis, msg in cases),
+                     tuple(Diagnosis(a, b) for a, b in diags), counts=tuple((s, n) for s, n in counts))

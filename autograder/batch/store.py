@@ -124,25 +124,28 @@ class Store:
         return found
 
     def briefs(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
-        """get_many's rows with their reports' briefs (brief.py): the reports themselves are not read, but for a
-        row stored by an earlier kit without a brief (made now, and kept)."""
-        found = {}
-        for student, key in keys.items():
-            got = self._db.execute(f"SELECT brief, digest, late, source, original, final FROM grades WHERE {_KEY}",
-                                   (student, *_fields(key))).fetchone()
-            if got is None:
+        """get_many's rows with their reports' briefs (brief.py), read in one pass: the reports themselves are not
+        read, but for a row stored by an earlier kit without a brief (made now, and kept)."""
+        wanted = {student: _fields(key) for student, key in keys.items()}
+        found, stale = {}, []
+        for student, *key, brief, digest, late, source, original, final in self._db.execute(
+                "SELECT student, content, kit_version, hidden_seed, rubric, brief, digest, late, source, original, "
+                "final FROM grades"):
+            if wanted.get(student) != tuple(key):
                 continue
-            brief, digest, late, source, original, final = got
             report = brief_from_json(brief) if brief and digest else None
             if report is None:
-                row = self.get(student, key)
-                report, digest = brief_of(row.report), row.digest
-                with self._db:
-                    self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
-                                     (brief_json(row.report), digest, student, *_fields(key)))
+                stale.append(student)
+                continue
             found[student] = BatchRow(student, report, None if late is None else bool(late), source, original,
                                       bool(final), digest, brief=True)
-        return found
+        for student in stale:
+            row = self.get(student, keys[student])
+            found[student] = replace(row, report=brief_of(row.report), brief=True)
+            with self._db:
+                self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
+                                 (brief_json(row.report), row.digest, student, *wanted[student]))
+        return {s: found[s] for s in keys if s in found}
 
     def put(self, row: BatchRow, key: GradeKey, report_json: str | None = None) -> BatchRow:
         """Store (or replace) a submission's grade, committed at once; returns the row with its digest.
