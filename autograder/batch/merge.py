@@ -40,7 +40,6 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     _check_split(shard_dirs, manifests)
     _check_same(shard_dirs, manifests, describe(rubric))
     keys = {s: k for m in manifests for s, k in _keys(m, rubric).items()}
-    rows = _rows(shard_dirs, manifests, keys)
     first = manifests[0]
     out_dir = Path(out_dir)
     if out_dir.resolve() in {d.resolve() for d in shard_dirs} or (out_dir / MANIFEST).exists():
@@ -50,8 +49,9 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
-            stored = [store.put(row, keys[row.student]) for row in rows]
-            files = OutputFiles(out_dir, list(first.roster), store.outputs())
+            files = OutputFiles(out_dir, list(first.roster), store.outputs(),
+                                full=lambda row: store.get(row.student, keys[row.student]))
+            stored = _rows(shard_dirs, manifests, keys, store, files)
             written = files.finish(stored, first.intake)
             store.set_outputs(files.record)
     except OutputBusy as busy:
@@ -109,20 +109,25 @@ def _keys(manifest: ShardManifest, rubric: Rubric) -> dict[str, GradeKey]:
     return {s: GradeKey(content, manifest.kit_version, seed, manifest.rubric) for s, content in manifest.own.items()}
 
 
-def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey]) -> list[BatchRow]:
-    found: dict[str, BatchRow] = {}
+def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey], store: Store,
+          files: OutputFiles) -> list[BatchRow]:
+    """Each shard's rows copied into the merge's store as they are, and its students' files taken as they are
+    where they are up to date (the rest are rendered by files.finish); the class's rows, with their briefs."""
     for folder, m in zip(dirs, manifests):
         try:
-            with Store(folder / STORE_NAME) as store:
-                got = store.get_many({s: keys[s] for s in m.own})
+            with Store(folder / STORE_NAME) as shard:
+                lost = store.copy_rows(shard, {s: keys[s] for s in m.own})
+                if lost:
+                    raise BatchInputError(f"shard {m.shard} ({folder}) has no grade for {len(lost)} of its students "
+                                          f"({', '.join(sorted(lost)[:3])}{', …' if len(lost) > 3 else ''}): "
+                                          "run its command again")
+                record = shard.outputs()
+                for row in store.briefs({s: keys[s] for s in m.own}).values():
+                    files.adopt(row, folder, record)
         except StoreError as err:
             raise BatchInputError(str(err)) from None
-        lost = sorted(set(m.own) - set(got))
-        if lost:
-            raise BatchInputError(f"shard {m.shard} ({folder}) has no grade for {len(lost)} of its students "
-                                  f"({', '.join(lost[:3])}{', …' if len(lost) > 3 else ''}): run its command again")
-        found.update(got)
     roster = manifests[0].roster
+    found = store.briefs({s: keys[s] for s in roster if s in keys})
     unowned = [s for s in roster if s not in found]
     if unowned:
         raise BatchInputError(f"no shard graded {', '.join(unowned[:3])}: were the shards run on the same class?")

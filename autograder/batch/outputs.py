@@ -25,7 +25,7 @@ from autograder.batch.store import BatchRow, Store
 from autograder.files import write_bytes_atomic
 from autograder.batch.exports import (
     CLASS_EXPORTS, FEEDBACK, GRADEBOOK, HISTOGRAM, REPORTS, STUDENT_EXPORTS, SUMMARY_HTML, SUMMARY_JSON, SUMMARY_MD,
-    json_text,
+    StudentExport, json_text,
     renderers,
 )
 
@@ -78,10 +78,25 @@ class OutputFiles:
         """path -> (inputs, stat) of every file written or found up to date: for Store.set_outputs."""
         return self._files.now
 
-    def write_student(self, row: BatchRow) -> None:
-        """reports/<name>.json and feedback/<name>.html of one row."""
+    def student_files(self, row: BatchRow) -> list[tuple[str, str | None, StudentExport]]:
+        """(path, inputs digest, export) of each of a row's own files."""
         name = self.names.get(row.student) or file_names([row.student])[0]
         key = row.digest or None  # no digest (a row not from the store): always written
+        return [(f"{export.folder}/{name}{export.suffix}",
+                 _inputs(export.folder, key, *((row.student, row.late) if export.keyed_by_student else ())), export)
+                for export in STUDENT_EXPORTS]
+
+    def adopt(self, row: BatchRow, folder: Path, record: dict[str, tuple[str, str]]) -> None:
+        """Take a row's files from another output folder (a shard's) as they are, where its record says they were
+        made from the same inputs and are untouched since: copied, not rendered again (the rest are, by finish)."""
+        for rel, inputs, _ in self.student_files(row):
+            if inputs is None or self._files.current(rel, inputs) or record.get(rel) != (inputs, _stat(folder / rel)):
+                continue
+            write_bytes_atomic(self.out_dir / rel, (folder / rel).read_bytes())
+            self._files.now[rel] = (inputs, _stat(self.out_dir / rel))
+
+    def write_student(self, row: BatchRow) -> None:
+        """reports/<name>.json and feedback/<name>.html of one row."""
         whole: list[BatchRow] = []  # the full report, read once and only if a file is to be written
 
         def full() -> BatchRow:
@@ -91,10 +106,8 @@ class OutputFiles:
                 whole.append(self.full(row) if row.brief else row)
             return whole[0]
 
-        for export in STUDENT_EXPORTS:
-            more = (row.student, row.late) if export.keyed_by_student else ()
-            self._files.write(f"{export.folder}/{name}{export.suffix}", _inputs(export.folder, key, *more),
-                              lambda render=export.render: render(full()))
+        for rel, inputs, export in self.student_files(row):
+            self._files.write(rel, inputs, lambda render=export.render: render(full()))
 
     def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = (), roster=None) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary.

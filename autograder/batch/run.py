@@ -143,9 +143,10 @@ def _unrostered_report(entry: Entry, why: str, rubric: Rubric) -> Report:
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
                grade_one: GradeOne, progress: bool, executor: Executor,
                on_row: Callable[[BatchRow], None] | None = None,
-               keys_out: dict[str, GradeKey] | None = None) -> tuple[tuple[BatchRow, ...], int]:
+               keys_out: dict[str, GradeKey] | None = None, paint: bool = True) -> tuple[tuple[BatchRow, ...], int]:
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
-    on_row(row) as each is stored. Returns (rows, how many this run graded)."""
+    on_row(row) as each is stored (the rows returned hold briefs: brief.py); paint: the class's histogram is
+    to be drawn (its painter started meanwhile). Returns (rows, how many this run graded)."""
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants])
     rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
@@ -170,7 +171,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
             read_store()
         if jobs and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
-        if jobs and on_row is not None:
+        if jobs and on_row is not None and paint:
             painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
         # what is here now (the kit, its libraries) lives to the end: kept out of the collector's full passes,
         # which the growing rows trigger (~0.3 ms a submission in a class of 200)

@@ -2,8 +2,10 @@
 
 Every shard discovers the whole class (so all agree on the ids, their order and what intake
 said), grades only the students the shard owns into DIR's store, and writes DIR/shard.json.
-No class file is written here: `autograder merge` writes them from all the shards, byte for byte
-as one machine would have. A shard killed part-way resumes like any batch: the same command
+Its students' reports/ and feedback/ pages are written here, named as in the whole class (and
+remembered in the store as a batch's are: outputs.py), so `autograder merge` copies them as they are;
+no class file is written here: merge writes those from all the shards, byte for byte as one
+machine would have. A shard killed part-way resumes like any batch: the same command
 grades only what its store lacks.
 """
 from __future__ import annotations
@@ -16,6 +18,7 @@ from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import grade_key
 from autograder.batch.lock import OutputBusy, hold_output
+from autograder.batch.outputs import OutputFiles
 from autograder.batch.run import STORE_NAME, BatchInputError, grade_rows, check_entries
 from autograder.batch.shard import Shard
 from autograder.batch.shard_manifest import ShardManifest, describe, write_manifest
@@ -47,8 +50,16 @@ def grade_shard(entries: Sequence[Entry], out_dir: Path, *, shard: Shard, rubric
     try:
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
             write_manifest(out_dir, manifest)  # not finished: merge refuses it until the rest is graded
+            # its students' own files, named as in the whole class, so that merge takes them as they are
+            keys: dict = {}
+            files = OutputFiles(out_dir, manifest.roster, store.outputs(),
+                                full=lambda row: store.get(row.student, keys[row.student]))
             rows, graded = grade_rows(own, store, rubric=rubric, workers=workers, regrade=regrade,
-                                      grade_one=grade_one, progress=progress, executor=executor)
+                                      grade_one=grade_one, progress=progress, executor=executor,
+                                      on_row=files.write_student, keys_out=keys, paint=False)
+            for row in rows:  # those stored by an earlier run, checked (and written if missing or touched)
+                files.write_student(row)
+            store.set_outputs(files.record)
             write_manifest(out_dir, replace(manifest, finished=True))
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
