@@ -29,8 +29,14 @@ class GradeKey:
 
 
 def grade_key(path: Path, rubric: Rubric) -> GradeKey:
+    return grade_keys([path], rubric)[0]
+
+
+def grade_keys(paths, rubric: Rubric) -> list[GradeKey]:
+    """grade_key of each path, the rubric's digest made once."""
     seed = "none" if rubric.hidden_seed is None else str(rubric.hidden_seed)
-    return GradeKey(content_digest(Path(path)), __version__, seed, rubric_digest(rubric))
+    digest = rubric_digest(rubric)
+    return [GradeKey(content_digest(Path(path)), __version__, seed, digest) for path in paths]
 
 
 def content_digest(path: Path) -> str:

@@ -115,17 +115,40 @@ class OutputFiles:
         from autograder.report.summary import build_summary  # the class's only: not imported before grading
 
         out_dir = self.out_dir
-        written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
-                          out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML,
-                          build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
-                                        intake=intake, roster=roster))
+        for row in rows:
+            self.write_student(row)
+        removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
+        paths = (out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
+                 out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML)
+        the_class = _class_inputs(rows, intake, roster)
+        if self._class_current(the_class):  # the same rows as the files were made from: none is made again
+            summary = json.loads((out_dir / SUMMARY_JSON).read_text(encoding="utf-8"))
+            return Written(*paths, summary, removed=tuple(removed), kept=tuple(kept))
+        written = Written(*paths, build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
+                                                intake=intake, roster=roster), removed=tuple(removed), kept=tuple(kept))
+        self._write_class(rows, written)
+        if the_class is not None:
+            self._files.now[_CLASS] = (the_class, "")
+        return written
+
+    def _class_current(self, the_class: str | None) -> bool:
+        """Were the class's files made from these rows (the_class), and is each untouched since? (Then marked so.)"""
+        names = [e.name for e in CLASS_EXPORTS if e.name in self._files.known or not e.only_with]
+        if the_class is None or self._files.known.get(_CLASS, ("",))[0] != the_class \
+                or not all(self._files.current(name, self._files.known.get(name, (None,))[0]) for name in names):
+            return False
+        for name in (_CLASS, *names):
+            self._files.now[name] = self._files.known[name]
+            self._files.this_run.add(name)
+        return True
+
+    def _write_class(self, rows: Sequence[BatchRow], written: Written) -> None:
+        """The class's files from its rows and summary, each written when it would change."""
         summary_key = _sha(json_text(written.summary))
         for export in CLASS_EXPORTS:  # a costly file made elsewhere (the histogram's painter) starts first
             if export.ahead and (not export.only_with or export.only_with in written.summary) \
                     and not self._files.current(export.name, _inputs(export.name, summary_key)):
                 export.ahead(written.summary)
-        for row in rows:
-            self.write_student(row)
         for export in CLASS_EXPORTS:
             if export.only_with and export.only_with not in written.summary:
                 continue
@@ -134,8 +157,18 @@ class OutputFiles:
                                   lambda render=export.render: render(rows, written.summary))
             else:
                 self._files.write_bytes(export.name, export.render(rows, written.summary))
-        removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
-        return replace(written, removed=tuple(removed), kept=tuple(kept))
+
+
+_CLASS = "@class"  # the record's entry of what the class's files were made from (no file: _class_inputs)
+
+
+def _class_inputs(rows: Sequence[BatchRow], intake: Sequence[str], roster) -> str | None:
+    """A digest of everything the class's files are made from: each row (its report by its digest), the intake,
+    the roster's view; None when a row has no digest (not from the store: the files are made again)."""
+    if any(not r.digest for r in rows):
+        return None
+    return _inputs(_CLASS, _sha(json.dumps([[[r.student, r.digest, r.late, r.source, r.original, r.final] for r in rows],
+                                           list(intake), roster.summary() if roster is not None else None])))
 
 
 class _Files:
@@ -150,7 +183,7 @@ class _Files:
     def current(self, rel: str, inputs: str | None) -> bool:
         """Is root/rel up to date: made from these inputs, and untouched since?"""
         old = self.now.get(rel) or self.known.get(rel)
-        return inputs is not None and old is not None and old[0] == inputs and old[1] == _stat(self.root / rel)
+        return inputs is not None and old is not None and old[0] == inputs and old[1] == _stat(os.path.join(self.root, rel))
 
     def write(self, rel: str, inputs: str | None, render: Callable[[], bytes]) -> bool:
         """Write root/rel from render() unless it is up to date; inputs None: always write."""
@@ -171,9 +204,12 @@ class _Files:
         record says the kit wrote them as they are; kept (and listed) when anyone else wrote or changed them."""
         removed, kept = [], []
         for folder in folders:
-            entries = sorted((self.root / folder).iterdir()) if (self.root / folder).is_dir() else []
-            for path in entries:
-                rel = f"{folder}/{path.name}"
+            try:
+                names = sorted(entry.name for entry in os.scandir(self.root / folder))
+            except (FileNotFoundError, NotADirectoryError):
+                names = []
+            for name in names:
+                rel, path = f"{folder}/{name}", self.root / folder / name
                 if rel in self.this_run or not path.is_file() or path.is_symlink():
                     continue
                 old = self.known.get(rel)

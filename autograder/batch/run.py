@@ -24,7 +24,7 @@ from autograder.batch.class_list import (ClassList, Roster, class_list, entries_
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
-from autograder.batch.keys import GradeKey, grade_key
+from autograder.batch.keys import GradeKey, grade_keys
 from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
@@ -154,7 +154,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     stored: dict[str, BatchRow] = {}
 
     def read_store() -> None:
-        keys.update((e.student, grade_key(Path(e.path), rubric)) for e in entries)  # the course's: it decides each variant
+        keys.update(zip(by_student, grade_keys([e.path for e in entries], rubric)))  # the course's: it decides each variant
         stored.update(store.briefs(keys))  # each stored row's brief is read once, here (never its report)
 
     # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read

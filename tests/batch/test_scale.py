@@ -110,3 +110,23 @@ def test_does_the_merge_copy_the_shards_pages_rather_than_render_them(klass, tmp
     monkeypatch.setattr(json_text, "indented_json", never)
     merge_shards(outs, tmp_path / "merged", rubric=RUBRIC)
     assert class_files(tmp_path / "merged") == class_files(one)
+
+
+def test_does_a_rerun_with_nothing_new_make_no_class_file_and_one_touched_make_it_again(klass, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    klass = [e for e in klass if e.student != "s004"]  # a crashed grading is retried by every run
+    run(klass, out)
+    first = class_files(out)
+    from autograder.report import summary, summary_html
+
+    def never(*_, **__):
+        raise AssertionError("made again")
+
+    with monkeypatch.context() as m:
+        m.setattr(summary, "build_summary", never)
+        m.setattr(summary_html, "render_summary_html", never)
+        again = run(klass, out)
+    assert again.graded == 0 and class_files(out) == first and again.written.summary["submissions"] == len(klass)
+    (out / "summary.html").write_text("edited")
+    run(klass, out)
+    assert class_files(out) == first
