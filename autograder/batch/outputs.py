@@ -209,8 +209,11 @@ class _Files:
             except (FileNotFoundError, NotADirectoryError):
                 names = []
             for name in names:
-                rel, path = f"{folder}/{name}", self.root / folder / name
-                if rel in self.this_run or not path.is_file() or path.is_symlink():
+                rel = f"{folder}/{name}"
+                if rel in self.this_run:
+                    continue
+                path = self.root / rel
+                if not path.is_file() or path.is_symlink():
                     continue
                 old = self.known.get(rel)
                 if old is not None and old[1] == _stat(path):
