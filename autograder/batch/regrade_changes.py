@@ -16,7 +16,7 @@ import csv
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Container, Iterable, Mapping, Sequence
 
 from autograder.batch.brief import brief_of
 from autograder.batch.keys import GradeKey
@@ -182,15 +182,16 @@ def changed_students(out_dir) -> set[str] | None:
 
 
 def say_changes(out_dir: Path, store: Store, last: LastClass | None, rows: Sequence[BatchRow],
-                keys: dict[str, GradeKey], rubric: Rubric, before: dict[str, BatchRow], graded: int) -> int | None:
-    """OUT/regrade-changes.csv/.md when this run graded again students of the last class: how many changed."""
+                keys: dict[str, GradeKey], rubric: Rubric, before: Container[str], graded: int) -> int | None:
+    """OUT/regrade-changes.csv/.md when this run graded again students of the last class: how many changed.
+    before: the students whose rows a --regrade replaced (Store.keep_previous kept them aside)."""
     if last is None or not graded:
         return None
     again = [r for r in rows if r.student in last.keys and (r.student in before or keys.get(r.student) != last.keys[r.student])]
     if not again:
         return None
     # the rows hold briefs: each student's full reports are read from the store one at a time
-    old = _Reading(before, lambda s: store.get(s, last.keys[s]))
+    old = _Reading(lambda s: store.previous(s) if s in before else store.get(s, last.keys[s]))
     new = (store.get(r.student, keys[r.student]) or r for r in again)
     found = changes(old, new, last.keys, keys, last.rubric, rubric_settings(rubric))
     write_changes(out_dir, found, len(again))
@@ -198,10 +199,10 @@ def say_changes(out_dir: Path, store: Store, last: LastClass | None, rows: Seque
 
 
 class _Reading:
-    """Rows by student: those given, else read when asked (None: not stored)."""
+    """Rows by student, read when asked (None: not stored)."""
 
-    def __init__(self, given: Mapping[str, BatchRow], read: Callable[[str], BatchRow | None]):
-        self.given, self.read = given, read
+    def __init__(self, read: Callable[[str], BatchRow | None]):
+        self.read = read
 
     def get(self, student: str) -> BatchRow | None:
-        return self.given.get(student) or self.read(student)
+        return self.read(student)

@@ -105,8 +105,8 @@ def grade_batch(
                                  None if on is None else lambda s: still_in(last, s, on))
             unrostered = unrostered_entries(entries, roster, rubric)
             to_grade = [e for e in entries if e.student not in unrostered]
-            before = kept_rows(store, last, [e.student for e in to_grade if e.student in last.keys]) \
-                if last is not None and regrade else {}
+            before = store.keep_previous({e.student: last.keys[e.student] for e in to_grade if e.student in last.keys}) \
+                if last is not None and regrade else set()
             old = kept_rows(store, last, kept, brief=True) if kept else {}
             for e in entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
                 unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)

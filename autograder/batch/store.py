@@ -175,6 +175,27 @@ class Store:
                     copied.add(row[0])
         return [s for s in keys if s not in copied]
 
+    def keep_previous(self, keys: Mapping[str, GradeKey]) -> set[str]:
+        """Before a --regrade replaces them: these students' rows as they are now, kept aside (a temporary table,
+        on disk, not in memory) for previous(); returns the students that had one."""
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS previous (student TEXT PRIMARY KEY, report TEXT NOT NULL, "
+                         "late INTEGER, source TEXT NOT NULL, original TEXT NOT NULL, final INTEGER NOT NULL)")
+        with self._db:
+            for student, key in keys.items():
+                self._db.execute("INSERT OR REPLACE INTO previous SELECT student, report, late, source, original, final "
+                                 f"FROM grades WHERE {_KEY}", (student, *_fields(key)))
+        return {s for (s,) in self._db.execute("SELECT student FROM previous")}
+
+    def previous(self, student: str) -> BatchRow | None:
+        """A student's row as keep_previous kept it."""
+        found = self._db.execute("SELECT report, late, source, original, final FROM previous WHERE student = ?",
+                                 (student,)).fetchone()
+        if found is None:
+            return None
+        report, late, source, original, final = found
+        return BatchRow(student, report_from_dict(json.loads(report)), None if late is None else bool(late), source,
+                        original, bool(final), _digest(report))
+
     def outputs(self) -> dict[str, tuple[str, str]]:
         """path (relative to the out folder) -> (inputs digest, stat) of each output file last written."""
         return {path: (inputs, stat) for path, inputs, stat in self._db.execute("SELECT path, inputs, stat FROM outputs")}

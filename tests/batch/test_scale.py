@@ -130,3 +130,13 @@ def test_does_a_rerun_with_nothing_new_make_no_class_file_and_one_touched_make_i
     (out / "summary.html").write_text("edited")
     run(klass, out)
     assert class_files(out) == first
+
+
+def test_does_a_regrade_compare_each_student_with_the_row_it_replaced(klass, tmp_path):
+    out = tmp_path / "out"
+    klass = [e for e in klass if e.student != "s004"]
+    run(klass, out)
+    again = grade_batch(klass, out, rubric=RUBRIC, grade_one=grade_fake, progress=False, workers=2, regrade=True)
+    assert again.graded == len(klass) and again.changed == 0
+    assert f"{len(klass)} student(s) of the last class graded again; 0 score(s) changed." in \
+        (out / "regrade-changes.md").read_text()
