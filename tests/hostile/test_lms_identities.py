@@ -81,12 +81,16 @@ def test_does_lms_canvas_write_each_grade_into_its_own_students_cell_only(canvas
 def test_does_the_batch_say_how_an_ambiguous_canvas_name_reads(tmp_path, capfd):
     dl = tmp_path / "dl"
     dl.mkdir()
-    (dl / EVE).write_text(one_file(EXERCISES))
-    (dl / "smithjohn_777_5000_micrograd.py").write_text(one_file(EXERCISES))
+    for name in (EVE, "eve_777_1_123_5000_nn.py", "eve_777_1_123_5001_train.py", "smithjohn_777_5002_engine.py",
+                 "smithjohn_777_5003_nn.py"):
+        (dl / name).write_text("VALUE = 1\n")
     from autograder.batch.discover import discover
 
     found = discover([dl], tmp_path / "work")
-    assert sorted(e.student for e in found.entries) == ["eve_777_1_123_ambiguous", "smithjohn_777"]
+    entries = {e.student: e for e in found.entries}
+    assert sorted(entries) == ["eve_777_1_123_ambiguous", "smithjohn_777"]
+    assert sorted(p.name for p in entries["eve_777_1_123_ambiguous"].path.iterdir()) == ["engine.py", "nn.py", "train.py"]
+    assert sorted(p.name for p in entries["smithjohn_777"].path.iterdir()) == ["engine.py", "nn.py"]
     said = [p for p in found.problems if EVE in p]
     assert len(said) == 1 and "Canvas user 1 or 123" in said[0], found.problems   # 777 is John's alone
 
