@@ -50,7 +50,7 @@ except Exception:
     pass
 '''
 
-# What stops an attack, and the sandbox levels (runner/levels.py) that have it. An attack that
+# What stops an attack, and the sandbox levels (runner/levels/) that have it. An attack that
 # `needs` one is held to its strong property only under those levels; under the others the test
 # asserts the weak one (never above full marks, the report is the grader's own) and says why.
 HELD_BY: dict[str, frozenset[str]] = {
