@@ -103,3 +103,25 @@ def test_is_a_long_moodle_name_cut_before_its_participant_id(tmp_path):
         (dl / folder / "micrograd.py").write_text(text)
     rows = _grade(dl, tmp_path / "out")
     assert sorted(g.lms_id("moodle") for g in rows.values()) == [41, 45], rows
+
+
+def test_is_a_user_id_two_rows_claim_written_for_neither(tmp_path, capsys):
+    """However two rows came to claim one LMS id (two downloads merged by hand, a kit of before), neither grade
+    goes into that student's cell: one of them would be another student's."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "gradebook.csv").write_text(
+        "student,score,max_score,status,error,late,source\r\n"
+        "smithjohn_777,100,100,graded,,no,canvas\r\n"
+        "eve_777,0,100,graded,,no,canvas\r\n"
+        "leebob_1002,90,100,graded,,no,canvas\r\n", encoding="utf-8")
+    table = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Backprop (9)"],
+             ["    Points Possible", "", "", "", "", "100.00"], ["Smith, John", "777", "", "", "", ""],
+             ["Lee, Bob", "1002", "", "", "", ""]]
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(table)
+    (tmp_path / "g.csv").write_text(text.getvalue(), encoding="utf-8")
+    assert main(["lms", "canvas", str(out), "--gradebook", str(tmp_path / "g.csv")]) == 1
+    cells = {r[1]: r[5] for r in csv.reader(io.StringIO((out / "canvas-import.csv").read_text("utf-8-sig")))}
+    assert cells["777"] == "" and float(cells["1002"]) == 90.0, cells
+    assert "another row claims Canvas user 777 too" in capsys.readouterr().out
