@@ -126,6 +126,7 @@ class _Run:
         self.nonces = Nonces(1 + len(cases))  # this child's: the header's, and each case's
         nonce = self.nonces.take()
         child = Child(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
+        self.endless.new_process()  # its own time for work done once (an import, a self-check)
         try:
             for case in cases:  # while the child starts
                 self._payload(case)
