@@ -7,7 +7,7 @@ before. A case still running FACTOR times longer than the slowest case this subm
 here needs, unless it is doing something once, on first use, in this process: an `import numpy` put
 inside a method, a self-check in the first backward(), a cache filled on first use. So each process
 has ONE_TIME seconds of CPU for such work: a case past its look may compute that much more, and is
-stopped only if it is still computing after it (over a last look of PROBE). What one-time work used is
+stopped only if it is still computing after it (in one of LOOKS last looks of PROBE). What one-time work used is
 taken from what the process has left; a case that answered after using some does not count as the
 submission's slowest (it was done once). Once a case of a submission has been stopped this way, the
 processes started after it get no more time for one-time work: an endless loop costs a batch about
@@ -33,6 +33,7 @@ FACTOR = 20.0     # times the slowest answered case (wall clock) before a case i
 FLOOR = 0.1       # seconds: no case is looked at before this
 ONE_TIME = 0.3    # seconds of CPU a process may spend past its looks on work done once (imports, self-checks)
 PROBE = 0.02      # seconds of the last look: is the case still computing?
+LOOKS = 3         # last looks at most: one that sees it compute is enough
 BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
                   # some; a process that sleeps or waits gets none
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -130,23 +131,21 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
     watch.looked = True
     since = Probe(pid)  # past its look: what it computes from here is one-time work, up to watch.left
     try:
-        while True:
-            need = watch.left - since.used()
-            if need > 0:  # on one CPU (same_cpu), the tree can't compute faster than the clock runs
-                step = Probe(pid)
-                raw = wait(min(time.monotonic() + need, deadline))
-                if raw != timeout or time.monotonic() >= deadline:
-                    return raw, False
-                if not step.computing():  # it waits: it keeps its whole time
-                    return wait(deadline), False
-                continue
+        while (need := watch.left - since.used()) > 0:  # on one CPU (same_cpu) it can't compute faster than the clock
+            step = Probe(pid)
+            raw = wait(min(time.monotonic() + max(need, PROBE), deadline))
+            if raw != timeout or time.monotonic() >= deadline:
+                return raw, False
+            if not step.computing():  # it waits: it keeps its whole time
+                return wait(deadline), False
+        for _ in range(LOOKS):  # a loaded machine may leave a loop no CPU over one short look
             last = Probe(pid)
             raw = wait(min(time.monotonic() + PROBE, deadline))
             if raw != timeout or time.monotonic() >= deadline:
                 return raw, False
-            if not last.computing():
-                return wait(deadline), False
-            watch.spent, watch.stopped = watch.left > 0, watch.stopped + 1
-            return timeout, True
+            if last.computing():
+                watch.spent, watch.stopped = watch.left > 0, watch.stopped + 1
+                return timeout, True
+        return wait(deadline), False
     finally:
         watch.left = max(0.0, watch.left - since.used())

@@ -13,7 +13,6 @@ from autograder.runner.endless import FACTOR, FLOOR, ONE_TIME, EndlessWatch, Pro
 from test_session import add_case, make_student, poke, run
 
 SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
-BUSY_ENOUGH = 0.5  # the share of a CPU a spinning process gets at least, on this loaded machine
 
 
 def test_is_a_loop_after_answered_cases_stopped_long_before_the_case_timeout(tmp_path):
@@ -85,8 +84,7 @@ threading.Thread(target=spin).start()
         time.sleep(0.2)
         probe = Probe(chain.pid)
         time.sleep(0.3)
-        assert probe.computing()
-        assert probe.used() > 0.3 * BUSY_ENOUGH
+        assert probe.computing()  # at least BUSY of a CPU over the 0.3 s
     finally:
         chain.kill()
 
