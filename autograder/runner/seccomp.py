@@ -4,6 +4,7 @@ and IPC objects, for the uid level (installed by the child itself: install()).
 fork, vfork and clone without CLONE_THREAD fail with EPERM; clone3 with ENOSYS, so
 threads fall back to clone; another ABI (int 0x80, x32) is refused whole. Known for
 x86_64 and aarch64; elsewhere there is no filter (fork stays in the PID namespace).
+Both filters also refuse what no child may do at any level (_EVERY_LEVEL).
 """
 from __future__ import annotations
 
@@ -21,6 +22,14 @@ _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
 _ARCHES = {
     "x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435}),
     "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435}),
+}
+
+
+# refused with EPERM by every level's filter: sched_setaffinity, which is per thread, would let a child's threads
+# leave the CPU its grading thread holds it on (same_cpu.py) for another worker's
+_EVERY_LEVEL = {
+    "x86_64": {"sched_setaffinity": 203},
+    "aarch64": {"sched_setaffinity": 122},
 }
 
 
@@ -44,6 +53,8 @@ def fork_filter(machine: str | None = None) -> bytes | None:
     for name in ("fork", "vfork"):
         if name in nr:
             op(_JEQ_K, nr[name], "eperm", 0)
+    for number in _EVERY_LEVEL[machine].values():
+        op(_JEQ_K, number, "eperm", 0)
     op(_JEQ_K, nr["clone3"], "enosys", 0)
     op(_JEQ_K, nr["clone"], 0, "allow")
     op(_LD_W_ABS, 16)                                  # args[0] (flags), low 32 bits
@@ -69,7 +80,7 @@ def ipc_filter(machine: str | None = None) -> bytes | None:
     program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
     if machine == "x86_64":
         program.append((_JGE_K, "deny", 0, 0x40000000))
-    for number in _IPC_NR[machine].values():
+    for number in (*_IPC_NR[machine].values(), *_EVERY_LEVEL[machine].values()):
         program.append((_JEQ_K, "eperm", 0, number))
     program.append((_RET_K, 0, 0, _ALLOW))
     return _assemble(program)
