@@ -27,7 +27,7 @@ import threading as _th
 import time as _t
 
 def _spin(left):
-    end = _t.thread_time() + 0.005  # 5 ms of CPU, then the next thread takes over
+    end = _t.thread_time() + 0.001  # 1 ms of CPU, then the next thread takes over
     while _t.thread_time() < end:
         pass
     if left:
@@ -35,10 +35,11 @@ def _spin(left):
 
 def _chain(self):
     try:
+        _th.stack_size(1 << 20)  # small stacks: the default is RLIMIT_STACK's 256 MB where the child set it
         _th.Thread(target=_spin, args=(10**9,)).start()
     except RuntimeError as e:  # no thread can be started here
         return "refused: " + str(e)
-    _th.Event().wait()  # the main thread only waits: the loop is in threads that end every 5 ms
+    _th.Event().wait()  # the main thread only waits: the loop is in threads that end every millisecond
 Value.chain = _chain
 """
 
