@@ -6,12 +6,12 @@ before. A case still running FACTOR times longer than the slowest case this subm
 (FLOOR at least) is looked at: it is doing FACTOR times the work of any case before it, which no case
 here needs, unless it is doing something once, on first use, in this process: an `import numpy` put
 inside a method, a self-check in the first backward(), a cache filled on first use. So each process
-has ONE_TIME seconds of CPU for such work: a case past its look may compute that much more, and is
-stopped only if it is still computing after it (in one of LOOKS last looks of PROBE). What one-time work used is
-taken from what the process has left; a case that answered after using some does not count as the
-submission's slowest (it was done once). Once a case of a submission has been stopped this way, the
-processes started after it get no more time for one-time work: an endless loop costs a batch about
-FLOOR + ONE_TIME once, and FLOOR after that.
+has ONE_TIME seconds of CPU for such work (the rubric's one_time_work): a case past its look may compute
+that much more, and is stopped only if it is still computing after it (in one of LOOKS last looks of
+PROBE). What one-time work used is taken from what the process has left; a case that answered after
+using some does not count as the submission's slowest (it was done once). Once a case of a submission
+has been stopped this way, the processes started after it get no more time for one-time work: an
+endless loop costs a batch about FLOOR + ONE_TIME once, and FLOOR after that.
 
 The CPU is what the case's process used in all (its threads, those that ended included, and its
 children): the process CPU clock (clock_gettime on the process's clock id: nanoseconds, the kernel's
@@ -31,9 +31,9 @@ from autograder.runner.cleanup import tree
 
 FACTOR = 20.0     # times the slowest answered case (wall clock) before a case is looked at
 FLOOR = 0.1       # seconds: no case is looked at before this
-ONE_TIME = 0.3    # seconds of CPU a process may spend past its looks on work done once (imports, self-checks)
-PROBE = 0.02      # seconds of the last look: is the case still computing?
-LOOKS = 3         # last looks at most: one that sees it compute is enough
+ONE_TIME = 0.3    # seconds of CPU a process may spend past its looks on work done once (Limits.one_time_work)
+PROBE = 0.05      # seconds of a last look: is the case still computing?
+LOOKS = 3         # last looks at most (a loaded machine may leave a loop no CPU over one): one that sees it compute is enough
 BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
                   # some; a process that sleeps or waits gets none
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -42,10 +42,10 @@ _CPUCLOCK_SCHED = 2  # a process CPU clock id: (~pid << 3) | CPUCLOCK_SCHED (lin
 
 @dataclass
 class EndlessWatch:
+    one_time: float = ONE_TIME  # seconds of CPU each process has for one-time work
     slowest: float = 0.0     # seconds: the longest any case of this submission took to answer (but one-time work)
     left: float = ONE_TIME   # seconds of CPU the running process has left for one-time work
     stopped: int = 0         # cases this watch has stopped
-    spent: bool = False      # whether the last case stopped had one-time time to spend
     looked: bool = False     # whether the case under way was still running at its look
 
     def answered(self, seconds: float) -> None:
@@ -55,20 +55,19 @@ class EndlessWatch:
 
     def new_process(self) -> None:
         """A fresh child: one-time work happens again there, with its own time, unless a case was stopped."""
-        self.left = 0.0 if self.stopped else ONE_TIME
+        self.left = 0.0 if self.stopped else self.one_time
 
     def first_look(self, sent: float) -> float | None:
         """When a case sent at `sent` (monotonic) is first looked at, or None before any case answered."""
         return sent + max(FLOOR, FACTOR * self.slowest) if self.slowest > 0 else None
 
     def message(self) -> str:
-        """Why the case was stopped, without the seconds measured (they differ from run to run: the report must
-        not): the same for every case stopped with time for one-time work, and for every case stopped without."""
-        one_time = (f"and computed on past the {ONE_TIME:g} s of CPU that work done once (an import, a self-check, a "
-                    "cache filled on first use) may take" if self.spent else
-                    "and computed on (no time for work done once was left: an earlier case was stopped this way)")
-        return (f"stopped while still computing, more than {FACTOR:g} times longer than your slowest case before it "
-                f"took, {one_time}; this assignment's cases are all about the same size: an endless loop?")
+        """Why the case was stopped, the same for every case stopped and without the seconds measured (they
+        differ from run to run: the report must not)."""
+        return (f"stopped while still computing: it ran more than {FACTOR:g} times longer than the cases before it "
+                f"(work done once aside) and computed on past what its process had left of the {self.one_time:g} s of CPU "
+                "for work done once (an import, a self-check, a cache filled on first use; none once a case was "
+                "stopped this way); this assignment's cases are all about the same size: an endless loop?")
 
 
 class Probe:
@@ -130,22 +129,17 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
         return raw, False
     watch.looked = True
     since = Probe(pid)  # past its look: what it computes from here is one-time work, up to watch.left
+    quiet = 0  # looks in a row that saw it get no CPU
     try:
-        while (need := watch.left - since.used()) > 0:  # on one CPU (same_cpu) it can't compute faster than the clock
-            step = Probe(pid)
-            raw = wait(min(time.monotonic() + max(need, PROBE), deadline))
+        while quiet < LOOKS:  # a loaded machine may leave a loop no CPU over one look
+            window = Probe(pid)  # on one CPU (same_cpu) the tree can't compute faster than the clock runs
+            raw = wait(min(time.monotonic() + max(watch.left - since.used(), PROBE), deadline))
             if raw != timeout or time.monotonic() >= deadline:
                 return raw, False
-            if not step.computing():  # it waits: it keeps its whole time
-                return wait(deadline), False
-        for _ in range(LOOKS):  # a loaded machine may leave a loop no CPU over one short look
-            last = Probe(pid)
-            raw = wait(min(time.monotonic() + PROBE, deadline))
-            if raw != timeout or time.monotonic() >= deadline:
-                return raw, False
-            if last.computing():
-                watch.spent, watch.stopped = watch.left > 0, watch.stopped + 1
+            quiet = 0 if window.computing() else quiet + 1
+            if not quiet and since.used() >= watch.left:  # computing still, its time for one-time work spent
+                watch.stopped += 1
                 return timeout, True
-        return wait(deadline), False
+        return wait(deadline), False  # it waits: it keeps its whole time
     finally:
         watch.left = max(0.0, watch.left - since.used())
