@@ -56,6 +56,7 @@ def measure(subs: Path, made: list, tmp: Path, env: dict, repeats: int) -> dict:
             "wall": wall, "cpu": cpu, "median_wall": med, "median_cpu": med_cpu,
             "extra_wall": extra, "share_of_wall": extra / med["without"],
             "extra_cpu": med_cpu["with"] - med_cpu["without"],
+            "share_of_cpu": (med_cpu["with"] - med_cpu["without"]) / med_cpu["without"],
             "per_endless_wall": extra / max(1, len(endless)),
             "goal": GOAL, "goal_met": extra / med["without"] < GOAL}
 
@@ -69,9 +70,12 @@ def lines(numbers: dict) -> list[str]:
         f"  wall: {med['with']:.2f} s with, {med['without']:.2f} s without: +{numbers['extra_wall']:.2f} s "
         f"= {numbers['share_of_wall']:+.1%} ({numbers['per_endless_wall']:.2f} s an endless submission)",
         f"  CPU (the process tree): {cpu['with']:.2f} s with, {cpu['without']:.2f} s without: "
-        f"+{numbers['extra_cpu']:.2f} s",
+        f"+{numbers['extra_cpu']:.2f} s = {numbers['share_of_cpu']:+.1%} ({numbers['extra_cpu'] / max(1, e):.2f} s an "
+        "endless submission; what a loaded machine changes least: one worker computes one thing at a time)",
         f"  runs (wall s): with {', '.join(f'{s:.2f}' for s in numbers['wall']['with'])}; "
         f"without {', '.join(f'{s:.2f}' for s in numbers['wall']['without'])}",
+        f"  runs (CPU s): with {', '.join(f'{s:.2f}' for s in numbers['cpu']['with'])}; "
+        f"without {', '.join(f'{s:.2f}' for s in numbers['cpu']['without'])}",
         f"  goal (< {GOAL:.0%} of the wall): {'met' if numbers['goal_met'] else 'MISSED'}",
     ]
 

@@ -33,7 +33,8 @@ FACTOR = 20.0     # times the slowest answered case (wall clock) before a case i
 FLOOR = 0.1       # seconds: no case is looked at before this
 ONE_TIME = 0.3    # seconds of CPU a process may spend past its looks on work done once (Limits.one_time_work)
 PROBE = 0.05      # seconds of a last look: is the case still computing?
-LOOKS = 3         # last looks at most (a loaded machine may leave a loop no CPU over one): one that sees it compute is enough
+LOOKS = 3         # looks in a row that see no CPU before a case counts as waiting (a loaded machine may
+                  # leave a loop no CPU over one)
 BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
                   # some; a process that sleeps or waits gets none
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -65,9 +66,10 @@ class EndlessWatch:
         """Why the case was stopped, the same for every case stopped and without the seconds measured (they
         differ from run to run: the report must not)."""
         return (f"stopped while still computing: it ran more than {FACTOR:g} times longer than the cases before it "
-                f"(work done once aside) and computed on past what its process had left of the {self.one_time:g} s of CPU "
-                "for work done once (an import, a self-check, a cache filled on first use; none once a case was "
-                "stopped this way); this assignment's cases are all about the same size: an endless loop?")
+                "(work done once aside) and computed on past what its process had left of the "
+                f"{self.one_time:g} s of CPU for work done once (an import, a self-check, a cache filled on first use; "
+                "none once a case was stopped this way); this assignment's cases are all about the same size: "
+                "an endless loop?")
 
 
 class Probe:

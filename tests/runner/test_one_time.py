@@ -44,3 +44,33 @@ def test_does_a_correct_engine_doing_work_once_keep_full_marks_beside_two_cpu_bu
     stopped = {case.id: case.message for task in report.tasks for case in task.cases if case.status != "passed"}
     assert stopped == {}
     assert report.score == report.max_score
+
+
+def test_is_one_time_work_past_the_rubrics_time_stopped_and_kept_when_the_rubric_gives_it_more(tmp_path):
+    """A first call doing ~2 s of CPU once: past one_time_work's 0.3 s a guess calls it endless (the cost of
+    a cheap guess, said in its message); with one_time_work = 10 it is left to finish, and the next case of
+    the same process answers at once. (Timeouts of 10 and 30 s: a loaded machine gives it a fraction of a CPU.)"""
+    sys.path.insert(0, str(KIT / "tests" / "runner"))
+    from test_session import add_case, make_student, poke, run
+
+    from autograder.runner import Limits
+
+    root = make_student(tmp_path, """
+_done = []
+def _once(self):
+    if not _done:
+        total = 0
+        for i in range(40_000_000):  # ~2 s of CPU, once a process
+            total += i
+        _done.append(total)
+    return 1.0
+Value.once = _once
+""")
+    cases = [add_case("add/one"), add_case("add/two"), poke("mul/first", "once", task="mul"),
+             poke("mul/again", "once", task="mul")]
+    guessed = run(root, cases, limits=Limits(case_timeout=10.0, import_timeout=5.0))
+    assert guessed.outcomes["mul/first"].status == "timeout"
+    said = guessed.outcomes["mul/first"].message
+    assert "past what its process had left of the 0.3 s of CPU for work done once" in said
+    given = run(root, cases, limits=Limits(case_timeout=30.0, import_timeout=5.0, one_time_work=10.0))
+    assert [given.outcomes[c.id].status for c in cases] == ["ok"] * 4
