@@ -1,5 +1,6 @@
 """Can a submission's threads hide a loop from the endless-loop watcher, or leave the CPU its grading
-thread holds it on, at the bubblewrap level (the zygote and a bwrap per child) and at the uid level? (issue 28)"""
+thread holds it on, at the bubblewrap level (the zygote and a bwrap per child), the uid level and the basic
+level? (issue 28)"""
 from __future__ import annotations
 
 import os
@@ -20,7 +21,8 @@ from autograder.runner import levels  # noqa: E402
 SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
 LEVELS = {"bubblewrap": {"AUTOGRADER_SANDBOX": "bubblewrap"},
           "bubblewrap-no-zygote": {"AUTOGRADER_SANDBOX": "bubblewrap", "AUTOGRADER_ZYGOTE": "0"},
-          "uid": {"AUTOGRADER_SANDBOX": "uid"}}
+          "uid": {"AUTOGRADER_SANDBOX": "uid"},
+          "basic": {"AUTOGRADER_SANDBOX": "basic"}}  # its only filter, keyrings', refuses the move too
 
 CHAIN = """
 import threading as _th
