@@ -103,7 +103,7 @@ def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict
 
 def limits_for(rubric: Rubric) -> Limits:
     return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb,
-                  submission_budget=rubric.submission_budget)
+                  submission_budget=rubric.submission_budget, one_time_work=rubric.one_time_work)
 
 
 def grade_path(
