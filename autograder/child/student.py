@@ -17,8 +17,8 @@ import os
 import sys
 import types
 
-import cells
-from hooks import ForbiddenImport
+from . import cells
+from .hooks import ForbiddenImport
 
 try:  # what importlib.util.module_from_spec is, without importing importlib.util
     _module_from_spec = importlib._bootstrap.module_from_spec
