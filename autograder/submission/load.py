@@ -145,7 +145,7 @@ class _Found:
         package = package_of(engine.path, self.top)
         rel = package.relative_to(self.top).as_posix()
         prefix = "" if rel == "." else rel + "/"
-        files = python_files(package, deep=package != self.top)
+        files = python_files(package, deep=package != self.top or (package / "__init__.py").is_file())
         self.problems.append(f"found your engine in {engine.rel.as_posix()}: the kit grades " + (
             "it with the files beside it" if package == self.top else f"the package {prefix} it is in"))
         return self.copy(package, files + self._beside(package, files), prefix, "found", engine=engine.path)
