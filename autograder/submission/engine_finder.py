@@ -20,6 +20,8 @@ from autograder.submission.own_names import MAX_BYTES
 _CLASS = re.compile(r"\bclass[ \t]+([A-Za-z_]\w*)")
 _DEF = re.compile(r"\bdef[ \t]+(__add__|__mul__|backward|mse_loss)[ \t]*\(")
 _ATTR = re.compile(r"\.(data|grad)\b")
+# the top-level names a file imports (a notebook's lines are quoted in its JSON: not anchored)
+_IMPORTS = re.compile(r"\b(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_]\w*))")
 ENGINE_NEEDS = frozenset({"class", "__add__", "__mul__", "backward", "data", "grad"})
 NN_CLASSES = frozenset({"MLP", "Neuron", "Layer"})
 
@@ -33,6 +35,8 @@ class Profile:
     value: bool         # a class named Value (the exercise API's name)
     nn: bool            # class MLP, Neuron or Layer
     train: bool         # def mse_loss
+    classes: bool       # defines a class at all
+    imports: frozenset  # the top-level names it imports
 
     def rank(self) -> tuple:
         """How plausible an engine this is (lower: more): the API's name, a .py file, named engine.py,
@@ -50,7 +54,10 @@ def profile(path: Path, folder: Path) -> Profile:
         text = ""
     found: set[str] = set()
     classes: set[str] = set()
+    imports: set[str] = set()
     for line in text.splitlines():
+        if "import" in line:
+            imports.update(a or b for a, b in _IMPORTS.findall(line))
         if "class" in line:
             classes.update(_CLASS.findall(line))
         if "def" in line:
@@ -60,7 +67,7 @@ def profile(path: Path, folder: Path) -> Profile:
     if classes:
         found.add("class")
     return Profile(path, path.relative_to(folder), ENGINE_NEEDS <= found, "Value" in classes,
-                   bool(classes & NN_CLASSES), "mse_loss" in found)
+                   bool(classes & NN_CLASSES), "mse_loss" in found, bool(classes), frozenset(imports))
 
 
 def engines(profiles: list[Profile]) -> list[Profile]:
@@ -81,3 +88,13 @@ def ambiguity(chosen: Profile, profiles: list[Profile]) -> list[str]:
     named = ", ".join(p.rel.as_posix() for p in others[:3]) + (" ..." if len(others) > 3 else "")
     return [f"{chosen.rel.as_posix()} and {named} each look like your engine: {chosen.rel.as_posix()} was graded "
             f"(hand in only the one you mean)"]
+
+
+def used(engine: Profile, package: Path, top: Path, profiles: list[Profile]) -> bool:
+    """May the engine found in package (below the submission's top folder) be graded, when the usual places
+    hold none? Yes where the other files (outside its package; all the others, for files at the top) are
+    only scripts (no class of their own), or one of them imports it (by its package's name or its own): a
+    copy of someone's engine kept for reference beside the student's own half-written one is not theirs."""
+    outside = [p for p in profiles if p.path != engine.path and (package == top or package not in p.path.parents)]
+    names = {package.name, engine.path.stem}
+    return not any(p.classes for p in outside) or any(p.imports & names for p in outside)

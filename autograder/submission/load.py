@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from autograder.submission.api_modules import module_map, write_map
-from autograder.submission.engine_finder import Profile, ambiguity, engines, profile
+from autograder.submission.engine_finder import Profile, ambiguity, engines, profile, used
 from autograder.submission.own_names import write_own_names
 from autograder.submission.tree import (
     MAX_DEPTH, engine_file, fresh, links, module_of, package_of, python_files, unwrapped, visible, visible_dir)
@@ -139,10 +139,13 @@ class _Found:
         best = engines(self.profiles)
         if not best:
             return None
-        engine = self._graded(best[0].path)
+        engine = best[0]
+        package = package_of(engine.path, self.top) if engine.path.suffix == ".py" else engine.path.parent
+        if not used(engine, package, self.top, self.profiles):
+            return None
+        self._graded(engine.path)
         if engine.path.suffix.lower() == ".ipynb":
             return _notebook(engine.path, self.workdir, self.problems)
-        package = package_of(engine.path, self.top)
         rel = package.relative_to(self.top).as_posix()
         prefix = "" if rel == "." else rel + "/"
         files = python_files(package, deep=package != self.top or (package / "__init__.py").is_file())

@@ -79,6 +79,7 @@ class Layout:
     hand_in: str = ""                 # what is handed in, below the folder written ("": the folder itself)
     ambiguous: tuple = ()             # the engines one line must name (the first: the one graded)
     note: str = ""                    # a line of the report's notes holds this
+    full: bool = True                 # full marks (False: the student's own unfinished engine is graded)
 
 
 LAYOUTS = (
@@ -137,6 +138,23 @@ LAYOUTS = (
     Layout("two-engines-beside-main", "nanograd/ and tinygrad/ beside a main.py, each a whole engine",
            {**package("nanograd"), **package("tinygrad"), "main.py": "import nanograd\n"},
            ambiguous=("nanograd/engine.py", "tinygrad/engine.py")),
+)
+
+
+# the student's own engine, unfinished (no backward() yet), beside a copy of the lecture's kept for reference
+UNFINISHED = ALL_IN_ONE.replace("    def backward(self):", "    def backprop(self):")
+assert UNFINISHED != ALL_IN_ONE
+FOUND = "found your engine in"  # the note of an engine found outside the usual places
+
+GUARDS = (
+    Layout("own-engine-beside-a-reference-copy", "hw.py, the student's unfinished engine, and the lecture's "
+           "micrograd/ kept in reference/ (imported by nothing): hw.py is graded, not the copy",
+           {"hw.py": UNFINISHED, **{f"reference/{k}": v for k, v in package("micrograd", own=False).items()}},
+           full=False),
+    Layout("package-and-lecture-notebook", "micrograd/ and the lecture's notebook defining its own Value beside it",
+           {**package("micrograd"), "lecture.ipynb": notebook(ENGINE, "a = Value(2.0)")}),
+    Layout("engine-and-its-backup", "engine.py beside engine_old.py, an earlier whole engine",
+           {"engine.py": ENGINE, "engine_old.py": ENGINE, "nn.py": nn("from engine import Value"), "train.py": TRAIN}),
 )
 
 

@@ -36,7 +36,7 @@ def _grade(job: tuple[str, str, str]) -> tuple[str, float, float, dict, tuple[st
 def graded(work):
     variants.warm_goldens(work / "goldens")
     jobs = [(lay.id, str(layouts.submission(lay, work / "layouts" / lay.id)), str(work / "goldens"))
-            for lay in layouts.LAYOUTS]
+            for lay in layouts.LAYOUTS + layouts.GUARDS]
     with ProcessPoolExecutor(max_workers=2) as pool:
         return {name: rest for name, *rest in pool.map(_grade, jobs)}
 
@@ -45,14 +45,28 @@ def test_are_the_layouts_many_and_distinct():
     assert len({lay.id for lay in layouts.LAYOUTS}) == len(layouts.LAYOUTS) >= 16
 
 
-@pytest.mark.parametrize("layout", layouts.LAYOUTS, ids=lambda lay: lay.id)
+@pytest.mark.parametrize("layout", [lay for lay in layouts.LAYOUTS + layouts.GUARDS if lay.full],
+                         ids=lambda lay: lay.id)
 def test_does_right_code_keep_full_marks_wherever_it_sits(layout, graded):
     score, max_score, lost, notes, error = graded[layout.id]
     assert error is None, error
     assert score == max_score, (layout.why, lost, notes)
 
 
-@pytest.mark.parametrize("layout", layouts.LAYOUTS, ids=lambda lay: lay.id)
+@pytest.mark.parametrize("layout", [lay for lay in layouts.GUARDS if not lay.full], ids=lambda lay: lay.id)
+def test_is_a_copy_kept_for_reference_never_graded_in_place_of_the_students_own_engine(layout, graded):
+    score, max_score, lost, notes, error = graded[layout.id]
+    assert error is None, error
+    assert "backward" in lost and not any(layouts.FOUND in n for n in notes), (lost, notes)
+
+
+@pytest.mark.parametrize("layout", [lay for lay in layouts.GUARDS if lay.full], ids=lambda lay: lay.id)
+def test_does_a_layout_graded_right_before_stay_as_it_was(layout, graded):
+    score, max_score, lost, notes, error = graded[layout.id]
+    assert not any(layouts.FOUND in n for n in notes), notes
+
+
+@pytest.mark.parametrize("layout", layouts.LAYOUTS + layouts.GUARDS, ids=lambda lay: lay.id)
 def test_do_two_engines_as_plausible_get_one_line_naming_both_and_no_other_submission_any(layout, graded):
     score, max_score, lost, notes, error = graded[layout.id]
     lines = [n for n in notes if layouts.AMBIGUOUS in n]
