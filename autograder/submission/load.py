@@ -116,17 +116,31 @@ def _from_folder(folder: Path, sub: Path, problems: list[str], workdir: Path, *,
 
 
 class _Found:
-    """The submission's files as read (engine_finder), and the packages copied from them."""
+    """The submission's files, read (engine_finder) only as far as a choice needs, and the packages copied."""
 
     def __init__(self, top: Path, sub: Path, problems: list[str], workdir: Path):
         self.top, self.sub, self.problems, self.workdir = top, sub, problems, workdir
-        self.profiles = [profile(p, top) for p in python_files(top, deep=True, notebooks=True)[:MAX_FILES]]
+        self.listing = python_files(top, deep=True, notebooks=True)[:MAX_FILES]
+        self.read: dict[Path, Profile] = {}
+
+    def profile(self, path: Path) -> Profile:
+        if path not in self.read:
+            self.read[path] = profile(path, self.top)
+        return self.read[path]
+
+    @property
+    def profiles(self) -> list[Profile]:
+        return [self.profile(p) for p in self.listing]
 
     def _graded(self, path: Path) -> Profile | None:
-        """path's profile, if it is an engine; then the line naming the others as plausible, if any."""
-        chosen = next((p for p in self.profiles if p.path == path and p.engine), None)
-        if chosen is not None:
-            self.problems += ambiguity(chosen, self.profiles)
+        """path's profile, if it is an engine; then the line naming the others as plausible, if any. Beside an
+        engine.py, or below its folder, no file is (another name, or deeper): those are not read."""
+        chosen = self.profile(path)
+        if not chosen.engine:
+            return None
+        others = [p for p in self.listing if p != path and not (path.stem == "engine" and path.parent in p.parents)]
+        if others:
+            self.problems += ambiguity(chosen, [self.profile(p) for p in others] + [chosen])
         return chosen
 
     def unless_engine(self, path: Path) -> Prepared | None:
@@ -157,7 +171,7 @@ class _Found:
         """Scripts beside a package holding an API module it lacks (train.py beside nanograd/)."""
         if package == self.top:
             return []
-        inside = [p for p in self.profiles if p.path in set(files)]
+        inside = [self.profile(p) for p in files]
         names = {p.name for p in files if p.parent == package}
         wanted = [m for m in ("nn", "train") if f"{m}.py" not in names and not any(
             getattr(p, m) for p in inside)]
@@ -180,7 +194,8 @@ class _Found:
             _copy(source, self.sub, rel, shown, files, self.problems)
         if len(sources) > MAX_FILES:
             self.problems.append(f"more than {MAX_FILES} Python files: only the first {MAX_FILES} were used")
-        profiles = {dotted[p.path]: p for p in self.profiles if dotted.get(p.path) in files}
+        needed = engine is not None or any(m not in files for m in ("engine", "nn", "train"))
+        profiles = {dotted[p]: self.profile(p) for p in sources if dotted.get(p) in files} if needed else {}
         write_map(self.sub, module_map(files, self.sub / "micrograd", prefix, self.problems, profiles,
                                        dotted.get(engine)))
         self.problems += write_own_names(self.sub, files, "" if layout == "package" else package.name)

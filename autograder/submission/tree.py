@@ -5,6 +5,7 @@ followed (a link could lead to anyone's files).
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from pathlib import Path
@@ -16,10 +17,25 @@ RENAMED = re.compile(r"^(engine|nn|train)[\s_-]*(\(\d+\)|\d+)?\.py$", re.IGNOREC
 
 
 def python_files(folder: Path, *, deep: bool = False, notebooks: bool = False) -> list[Path]:
-    """The visible .py files (and notebooks, if asked) in folder (and below it, if deep), sorted."""
-    found = folder.rglob("*") if deep else folder.glob("*")
-    return sorted(p for p in found if (p.suffix == ".py" or notebooks and p.suffix.lower() == ".ipynb")
-                  and not hidden(p.relative_to(folder)) and p.is_file() and not p.is_symlink())
+    """The visible .py files (and notebooks, if asked) in folder (and below it, if deep), sorted. Hidden
+    folders and links are never entered (a venv/ of thousands of files costs nothing)."""
+    found: list[Path] = []
+    folders = [str(folder)]
+    while folders:
+        try:
+            entries = list(os.scandir(folders.pop()))
+        except OSError:
+            continue
+        for entry in entries:  # the entry's type from the folder's listing: no stat for most files
+            name = entry.name
+            if _hidden_part(name) or entry.is_symlink():
+                continue
+            if entry.is_dir():
+                if deep:
+                    folders.append(entry.path)
+            elif (name.endswith(".py") or notebooks and name.lower().endswith(".ipynb")) and entry.is_file():
+                found.append(Path(entry.path))
+    return sorted(found)
 
 
 def links(folder: Path, depth: int = MAX_DEPTH) -> list[Path]:
@@ -36,11 +52,14 @@ def links(folder: Path, depth: int = MAX_DEPTH) -> list[Path]:
 def unwrapped(folder: Path) -> Path:
     """folder, through wrapper folders (no file in them, one folder)."""
     for _ in range(MAX_DEPTH):
-        entries = visible(folder)
-        dirs = [p for p in entries if visible_dir(p)]
-        if len(dirs) != 1 or any(p.is_file() for p in entries):
+        try:
+            entries = [e for e in os.scandir(folder) if not _hidden_part(e.name)]
+        except OSError:
             break
-        folder = dirs[0]
+        dirs = [e for e in entries if e.is_dir(follow_symlinks=False)]
+        if len(dirs) != 1 or any(e.is_file() for e in entries):
+            break
+        folder = Path(dirs[0].path)
     return folder
 
 
@@ -72,7 +91,11 @@ def visible_dir(path: Path) -> bool:
 
 
 def hidden(rel: Path) -> bool:
-    return any(part.startswith(".") or part.lower() in SKIPPED or part.endswith("~") for part in rel.parts)
+    return any(_hidden_part(part) for part in rel.parts)
+
+
+def _hidden_part(part: str) -> bool:
+    return part.startswith(".") or part.lower() in SKIPPED or part.endswith("~")
 
 
 def module_of(name: str) -> str | None:
