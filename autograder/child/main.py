@@ -255,7 +255,7 @@ def main(argv):
         os._exit(JOB_PIPE_LOST)
     out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
               "cells": pupil.cell_errors, "cells_failed": pupil.cells_failed, "output": printed.getvalue(),
-              "adapted": fitted.notes, "deviations": fitted.deviations, "nonce": job.get("nonce")})
+              "adapted": pupil.notes + fitted.notes, "deviations": fitted.deviations, "nonce": job.get("nonce")})
     while True:
         request = jobs.next()
         if request is None:  # the parent has no more cases
