@@ -394,7 +394,7 @@ def _hx_unhook():
     """The kit's import hooks off sys.meta_path; every folder of installed packages to be seen on
     sys.path: the interpreter's, Debian's, /usr/local's, and the grader's venv (from its argv)."""
     import glob, os, sys
-    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "hooks"]
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__.rpartition(".")[2] != "hooks"]
     prefixes = {"/usr", "/usr/local", sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(sys.executable))}
     for pid, argv, cwd, env in _hx_ancestors():
         if argv and argv[0].startswith("/"):
