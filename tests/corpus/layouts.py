@@ -103,6 +103,11 @@ LAYOUTS = (
             "pyproject.toml": "[project]\nname = 'tinygrad2'\n",
             "tests/test_value.py": "from tinygrad2.value import Value\n\ndef test_add():\n"
                                    "    assert (Value(1) + 2).data == 3\n"}),
+    Layout("src-flat", "src/ holding engine.py and nn.py (no __init__.py), imported as `src.engine` by them "
+           "and by tests/, notebooks/ beside",
+           {"src/engine.py": ENGINE, "src/nn.py": nn("from src.engine import Value"), "src/train.py": TRAIN,
+            "tests/test_value.py": "from src.engine import Value\n\ndef test_add():\n    assert (Value(1) + 2).data == 3\n",
+            "notebooks/from_scratch.ipynb": notebook("from src.nn import MLP", "MLP(2, [3, 1])")}),
     Layout("notebook-and-package", "a lecture notebook that imports the package beside it",
            {**package("nanograd", own=False),
             "lecture.ipynb": notebook("from nanograd.engine import Value", "a = Value(2.0)\nprint(a)")}),
