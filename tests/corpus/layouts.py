@@ -80,6 +80,7 @@ class Layout:
     ambiguous: tuple = ()             # the engines one line must name (the first: the one graded)
     note: str = ""                    # a line of the report's notes holds this
     full: bool = True                 # full marks (False: the student's own unfinished engine is graded)
+    absent: str = ""                  # no line of the report's notes holds this
 
 
 LAYOUTS = (
@@ -103,11 +104,6 @@ LAYOUTS = (
             "pyproject.toml": "[project]\nname = 'tinygrad2'\n",
             "tests/test_value.py": "from tinygrad2.value import Value\n\ndef test_add():\n"
                                    "    assert (Value(1) + 2).data == 3\n"}),
-    Layout("src-flat", "src/ holding engine.py and nn.py (no __init__.py), imported as `src.engine` by them "
-           "and by tests/, notebooks/ beside",
-           {"src/engine.py": ENGINE, "src/nn.py": nn("from src.engine import Value"), "src/train.py": TRAIN,
-            "tests/test_value.py": "from src.engine import Value\n\ndef test_add():\n    assert (Value(1) + 2).data == 3\n",
-            "notebooks/from_scratch.ipynb": notebook("from src.nn import MLP", "MLP(2, [3, 1])")}),
     Layout("notebook-and-package", "a lecture notebook that imports the package beside it",
            {**package("nanograd", own=False),
             "lecture.ipynb": notebook("from nanograd.engine import Value", "a = Value(2.0)\nprint(a)")}),
@@ -123,6 +119,12 @@ LAYOUTS = (
            package("student"), hand_in="student"),
     Layout("package-named-programs", "a package named programs, importing itself as programs",
            package("programs"), hand_in="programs"),
+    Layout("package-named-autograd", "a package named autograd (as a library is) beside a demo.py",
+           {**package("autograd"), "demo.py": "from autograd.nn import MLP\n"}),
+    Layout("repo-with-setup-py", "loose engine.py, nn.py, train.py beside a setup.py importing setuptools",
+           {"engine.py": ENGINE, "nn.py": nn("from engine import Value"), "train.py": TRAIN,
+            "setup.py": "from setuptools import setup\nsetup(name='hw', py_modules=['engine', 'nn', 'train'])\n"},
+           absent="setuptools"),
     Layout("package-named-main", "a package named main beside a run.py",
            {**package("main"), "run.py": "from main.nn import MLP\n"}),
     Layout("modules-named-as-the-kits", "loose files whose helpers are named observe, hooks, adapt, cells, "
@@ -156,6 +158,11 @@ assert UNFINISHED != ALL_IN_ONE
 FOUND = "found your engine in"  # the note of an engine found outside the usual places
 
 GUARDS = (
+    Layout("src-flat", "src/ holding engine.py and nn.py (no __init__.py), imported as `src.engine` by them "
+           "and by tests/, notebooks/ beside",
+           {"src/engine.py": ENGINE, "src/nn.py": nn("from src.engine import Value"), "src/train.py": TRAIN,
+            "tests/test_value.py": "from src.engine import Value\n\ndef test_add():\n    assert (Value(1) + 2).data == 3\n",
+            "notebooks/from_scratch.ipynb": notebook("from src.nn import MLP", "MLP(2, [3, 1])")}),
     Layout("own-engine-beside-a-reference-copy", "hw.py, the student's unfinished engine, and the lecture's "
            "micrograd/ kept in reference/ (imported by nothing): hw.py is graded, not the copy",
            {"hw.py": UNFINISHED, **{f"reference/{k}": v for k, v in package("micrograd", own=False).items()}},

@@ -82,3 +82,9 @@ def test_do_two_engines_as_plausible_get_one_line_naming_both_and_no_other_submi
 def test_does_a_note_say_where_the_engine_was_found(layout, graded):
     score, max_score, lost, notes, error = graded[layout.id]
     assert any(layout.note in n for n in notes), notes
+
+
+@pytest.mark.parametrize("layout", [lay for lay in layouts.LAYOUTS if lay.absent], ids=lambda lay: lay.id)
+def test_does_no_note_claim_what_the_files_do_not_do(layout, graded):
+    score, max_score, lost, notes, error = graded[layout.id]
+    assert not any(layout.absent in n for n in notes), notes
