@@ -12,39 +12,17 @@ a module of the API kept in a file of another name is mapped (api_modules.py).
 """
 from __future__ import annotations
 
-import io
-import shutil
-import tokenize
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from autograder.submission.api_modules import module_map, write_map
+from autograder.submission.copy_in import Prepared, SubmissionError, copy_file, notebook, single
 from autograder.submission.engine_finder import Profile, ambiguity, engines, profile, used
 from autograder.submission.own_names import write_own_names
 from autograder.submission.tree import (
     MAX_DEPTH, engine_file, fresh, links, module_of, package_of, python_files, unwrapped, visible, visible_dir)
-from autograder.submission.unzip import MAX_FILE_BYTES, ZipRefused, unzip
+from autograder.submission.unzip import ZipRefused, unzip
 
 MAX_FILES = 1000
-
-RE_EXPORT = '''"""Made by the autograder: {name} holds everything; this module shows it as micrograd/{module}.py."""
-from . import engine as _everything
-
-globals().update({{k: v for k, v in vars(_everything).items() if not k.startswith("__")}})
-'''
-
-
-class SubmissionError(Exception):
-    """A submission that can't be graded at all; the message is one line."""
-
-
-@dataclass
-class Prepared:
-    root: Path                    # holds micrograd/: the folder for the child's sys.path
-    files: dict[str, str]         # module ("engine", "ops.add") -> the student's own file name
-    problems: list[str] = field(default_factory=list)
-    layout: str = "package"       # package | loose | single | found (the package around an engine found)
-
 
 def prepare(path: Path, workdir: Path) -> Prepared:
     """Copy the submission at path into workdir/sub/micrograd/; raise SubmissionError if unusable."""
@@ -58,9 +36,9 @@ def prepare(path: Path, workdir: Path) -> Prepared:
     if path.is_file():
         suffix = path.suffix.lower()
         if suffix == ".py":
-            return _single(path, path.name, fresh(workdir / "sub"), problems)
+            return single(path, path.name, fresh(workdir / "sub"), problems)
         if suffix == ".ipynb":
-            return _notebook(path, workdir, problems)
+            return notebook(path, workdir, problems)
         if suffix != ".zip":
             raise SubmissionError(f"{path.name} is not a folder, a .py file, a notebook or a .zip")
         folder = fresh(workdir / "unzipped")
@@ -106,9 +84,9 @@ def _from_folder(folder: Path, sub: Path, problems: list[str], workdir: Path, *,
     files = python_files(base)
     notebooks = [p for p in visible(base) if p.suffix.lower() == ".ipynb" and p.is_file()]
     if len(files) == 1 and not module_of(files[0].name):
-        return found.unless_engine(files[0]) or _single(files[0], files[0].name, sub, problems)
+        return found.unless_engine(files[0]) or single(files[0], files[0].name, sub, problems)
     if not files and len(notebooks) == 1:
-        return found.unless_engine(notebooks[0]) or _notebook(notebooks[0], workdir, problems)
+        return found.unless_engine(notebooks[0]) or notebook(notebooks[0], workdir, problems)
     engine = engine_file(base)
     if engine is None:
         return found.elsewhere() or found.copy(base, files, "", "loose")
@@ -159,7 +137,7 @@ class _Found:
             return None
         self._graded(engine.path)
         if engine.path.suffix.lower() == ".ipynb":
-            return _notebook(engine.path, self.workdir, self.problems)
+            return notebook(engine.path, self.workdir, self.problems)
         rel = package.relative_to(self.top).as_posix()
         prefix = "" if rel == "." else rel + "/"
         files = python_files(package, deep=package != self.top or (package / "__init__.py").is_file())
@@ -191,7 +169,7 @@ class _Found:
             rel = source.relative_to(package) if inside else Path(source.name)
             shown = (prefix if inside else outside.removeprefix("./")) + rel.as_posix()
             dotted[source] = ".".join(rel.with_suffix("").parts)
-            _copy(source, self.sub, rel, shown, files, self.problems)
+            copy_file(source, self.sub, rel, shown, files, self.problems)
         if len(sources) > MAX_FILES:
             self.problems.append(f"more than {MAX_FILES} Python files: only the first {MAX_FILES} were used")
         needed = engine is not None or any(m not in files for m in ("engine", "nn", "train"))
@@ -219,61 +197,6 @@ def _find_base(folder: Path) -> Path | None:
         return None
     best = found[0].parent
     return best.parent if best.name == "micrograd" else best
-
-
-def _single(source: Path, shown: str, sub: Path, problems: list[str]) -> Prepared:
-    """One file holding everything: it becomes engine.py; nn.py and train.py show its contents."""
-    files: dict[str, str] = {}
-    _copy(source, sub, Path("engine.py"), shown, files, problems)
-    if "engine" not in files:
-        raise SubmissionError(problems[-1])
-    for module in ("nn", "train"):
-        (sub / "micrograd" / f"{module}.py").write_text(RE_EXPORT.format(name=shown, module=module))
-        files[module] = shown
-    return Prepared(sub, files, problems, "single")
-
-
-def _notebook(path: Path, workdir: Path, problems: list[str]) -> Prepared:
-    from autograder.submission.notebook import NotebookError
-    from autograder.submission.notebook_reader import read_notebook
-
-    converted = fresh(workdir / "notebook") / (path.stem + ".py")
-    table = converted.with_suffix(".cells")
-    try:
-        read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's text
-    except NotebookError as exc:
-        raise SubmissionError(str(exc)) from None
-    prepared = _single(converted, path.name, fresh(workdir / "sub"), problems)
-    # where each cell stands in engine.py: the child runs them one by one (child/cells.py)
-    shutil.copyfile(table, prepared.root / "micrograd" / "engine.cells")
-    return prepared
-
-
-def _copy(source: Path, sub: Path, rel: Path, shown: str, files: dict[str, str], problems: list[str]) -> None:
-    """Copy one student file to sub/micrograd/rel (never through a link), noting what is wrong with it."""
-    if source.is_symlink() or not source.is_file():
-        problems.append(f"{shown} is a link or not a regular file: left out")
-        return
-    if source.stat().st_size > MAX_FILE_BYTES:
-        problems.append(f"{shown} is larger than {MAX_FILE_BYTES // 2**20} MB: left out")
-        return
-    data = source.read_bytes()
-    if not decodes(data):
-        problems.append(f"{shown} is not valid UTF-8: save it as UTF-8 text")
-    target = sub / "micrograd" / rel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    files[".".join(rel.with_suffix("").parts)] = shown
-
-
-def decodes(data: bytes) -> bool:
-    """Can Python read this source (UTF-8, or the encoding its coding line names)?"""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        data.decode(encoding)
-    except (SyntaxError, UnicodeDecodeError, LookupError):
-        return False
-    return True
 
 
 def _has_package(folder: Path) -> bool:
