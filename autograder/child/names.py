@@ -36,7 +36,7 @@ class _Alias:
 
 
 OWN_NAMES = "own_packages.txt"  # beside micrograd/: the names the student's files import it by (submission/own_names.py)
-MODULE_MAP = "modules.txt"  # beside micrograd/: "engine autograd": the file that is an API module (submission/api_modules.py)
+MODULE_MAP = "modules.txt"  # beside micrograd/: "engine autograd", an API module's file (submission/api_modules.py)
 
 
 class Package:

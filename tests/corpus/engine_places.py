@@ -6,7 +6,7 @@ layouts, a notebook beside its package, a single `micrograd.py`, files named `en
 packages and modules named as the kit's own child modules are (`student`, `programs`, `main`,
 `observe`, `hooks`, `adapt`, `cells`, `kernel`), flat `from engine import Value` inside a package,
 imports inside functions. Each Layout is graded once with the hidden cases
-(tests/corpus/test_layouts.py): the right ones must keep full marks, with no line saying two
+(tests/corpus/test_engine_places.py): the right ones must keep full marks, with no line saying two
 engines look alike; the ambiguous ones (two engines as plausible) get exactly one such line,
 naming both.
 """
@@ -64,7 +64,8 @@ KIT_NAMED = {
     "kernel.py": "def dot(ws, xs):\n    return sum((wi * xi for wi, xi in zip(ws, xs)), start=0.0)\n",
     "student.py": "NAME = 'me'\n",
     "programs.py": "STEPS = 1\n",
-    "main.py": "from engine import Value\nfrom nn import MLP\n\nif __name__ == '__main__':\n    print(MLP(2, [2, 1]))\n",
+    "main.py": "from engine import Value\nfrom nn import MLP\n\nif __name__ == '__main__':\n"
+               "    print(MLP(2, [2, 1]), Value(1))\n",
 }
 KIT_NAMED_ENGINE = ("from observe import label\nfrom hooks import SQUARE\nfrom adapt import as_value\n"
                     "from cells import ZERO\nfrom student import NAME\nfrom programs import STEPS\n" + ENGINE)
@@ -98,7 +99,8 @@ LAYOUTS = (
            note="`nanograd` reaches"),
     Layout("train-beside-package", "nanograd/ holds engine and nn; train.py sits beside it and imports it",
            {"nanograd/__init__.py": "", "nanograd/engine.py": ENGINE, "nanograd/nn.py": nn(
-               "from nanograd.engine import Value"), "train.py": "from nanograd.nn import MLP  # noqa: F401\n" + TRAIN}),
+               "from nanograd.engine import Value"),
+            "train.py": "from nanograd.nn import MLP  # noqa: F401\n" + TRAIN}),
     Layout("src-layout", "src/tinygrad2/ with the engine in value.py, pyproject.toml and tests/ beside",
            {**{f"src/{k}": v for k, v in package("tinygrad2", engine="value").items()},
             "pyproject.toml": "[project]\nname = 'tinygrad2'\n",
@@ -161,7 +163,8 @@ GUARDS = (
     Layout("src-flat", "src/ holding engine.py and nn.py (no __init__.py), imported as `src.engine` by them "
            "and by tests/, notebooks/ beside",
            {"src/engine.py": ENGINE, "src/nn.py": nn("from src.engine import Value"), "src/train.py": TRAIN,
-            "tests/test_value.py": "from src.engine import Value\n\ndef test_add():\n    assert (Value(1) + 2).data == 3\n",
+            "tests/test_value.py": "from src.engine import Value\n\n\ndef test_add():\n"
+                                   "    assert (Value(1) + 2).data == 3\n",
             "notebooks/from_scratch.ipynb": notebook("from src.nn import MLP", "MLP(2, [3, 1])")}),
     Layout("own-engine-beside-a-reference-copy", "hw.py, the student's unfinished engine, and the lecture's "
            "micrograd/ kept in reference/ (imported by nothing): hw.py is graded, not the copy",

@@ -1,6 +1,6 @@
 """Is a student's engine found by what it is, not where it sits (issue 29.1)?
 
-Every layout of layouts.py is graded once with the hidden cases (a real child process, the
+Every layout of engine_places.py is graded once with the hidden cases (a real child process, the
 grading functions the other corpus tests use):
 - right code keeps full marks wherever it sits and whatever its package and modules are called,
   the kit's own child modules' names included;
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import layouts
+import engine_places as layouts
 import variants
 
 pytestmark = pytest.mark.corpus
