@@ -57,7 +57,9 @@ class Student:
         return self.display_names.get(module) or module.replace(".", "/") + ".py"
 
     def _path(self, module):
-        return os.path.join(self.package_dir, *self.files[module].split(".")) + ".py"
+        """The file of an API module: its own, or its package's __init__.py."""
+        path = os.path.join(self.package_dir, *self.files[module].split("."))
+        return path + ".py" if not os.path.isdir(path) else os.path.join(path, "__init__.py")
 
     def where(self, exc):
         """"engine.py:34" for the innermost frame in a student file, or ""."""

@@ -24,11 +24,17 @@ def holds(profile: Profile, module: str) -> bool:
 
 def holder(module: str, profiles: dict[str, Profile], engine: str | None) -> str | None:
     """The dotted name of the copied file that holds module's pieces: the engine's own file first (one
-    file holding everything), else the shallowest; None if none does."""
-    found = sorted((name.count("."), name) for name, p in profiles.items() if holds(p, module))
-    if engine in profiles and holds(profiles[engine], module):
-        return engine
-    return found[0][1] if found else None
+    file holding everything), else the shallowest; "" if only the package's own __init__.py does (the child
+    runs it last, as the package, and finds the pieces there); None if none does."""
+    if engine and importable(engine) and holds(profiles[engine], module):
+        return importable(engine)
+    found = sorted((not importable(name), name.count("."), name) for name, p in profiles.items() if holds(p, module))
+    return importable(found[0][2]) if found else None
+
+
+def importable(name: str) -> str:
+    """The module a file is imported as: "ops" for ops/__init__.py; "" for the package's own __init__.py."""
+    return name.removesuffix("__init__").removesuffix(".")
 
 
 def module_map(files: dict[str, str], package: Path, prefix: str, problems: list[str],
@@ -36,8 +42,8 @@ def module_map(files: dict[str, str], package: Path, prefix: str, problems: list
     """{API module: the dotted name of the file that is it}, for those not in a file of their name; renames
     "engine (1).py" to engine.py; says in problems what was used for what, and what is missing."""
     found: dict[str, str] = {}
-    if engine is not None and engine != "engine":
-        found["engine"] = engine
+    if engine is not None and importable(engine) not in ("engine", ""):
+        found["engine"] = importable(engine)
     for module in MODULES:
         if module in files or module in found:
             continue
@@ -47,13 +53,15 @@ def module_map(files: dict[str, str], package: Path, prefix: str, problems: list
             files[module] = files.pop(renamed[0])
             problems.append(f"used {files[module]} as {prefix}{module}.py")
             continue
-        name = holder(module, profiles, found.get("engine", engine))
-        if name is None:
-            problems.append(f"no {prefix}{module}.py found")
+        name = holder(module, profiles, engine if engine in profiles else None)
+        if not name:
+            if name is None:
+                problems.append(f"no {prefix}{module}.py found")
             continue
         found[module] = name
         if name != found.get("engine"):
-            problems.append(f"used {files[name]} as {prefix}{module}.py (it holds {PIECES[module]})")
+            shown = files.get(name) or files[name + ".__init__"]
+            problems.append(f"used {shown} as {prefix}{module}.py (it holds {PIECES[module]})")
     return found
 
 
