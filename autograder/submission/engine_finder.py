@@ -70,6 +70,14 @@ def profile(path: Path, folder: Path) -> Profile:
                    bool(classes & NN_CLASSES), "mse_loss" in found, bool(classes), frozenset(imports))
 
 
+def may_tie(one: Path, other: Path, top: Path) -> bool:
+    """Could these two files be engines as plausible, as far as their paths tell (Profile.rank's parts that
+    do not need the text)? Only those are read to see if one line must name both."""
+    return one != other and (one.suffix == ".py") == (other.suffix == ".py") and \
+        (one.stem.lower() == "engine") == (other.stem.lower() == "engine") and \
+        len(one.relative_to(top).parts) == len(other.relative_to(top).parts)
+
+
 def engines(profiles: list[Profile]) -> list[Profile]:
     """The files that look like an engine, the most plausible first (then by path, for a stable choice)."""
     return sorted((p for p in profiles if p.engine), key=lambda p: (p.rank(), p.rel.as_posix()))

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from autograder.submission.api_modules import module_map, write_map
 from autograder.submission.copy_in import Prepared, SubmissionError, copy_file, notebook, single
-from autograder.submission.engine_finder import Profile, ambiguity, engines, profile, used
+from autograder.submission.engine_finder import Profile, ambiguity, engines, may_tie, profile, used
 from autograder.submission.own_names import write_own_names
 from autograder.submission.tree import (
     MAX_DEPTH, engine_file, fresh, links, module_of, package_of, python_files, unwrapped, visible, visible_dir)
@@ -111,12 +111,12 @@ class _Found:
         return [self.profile(p) for p in self.listing]
 
     def _graded(self, path: Path) -> Profile | None:
-        """path's profile, if it is an engine; then the line naming the others as plausible, if any. Beside an
-        engine.py, or below its folder, no file is (another name, or deeper): those are not read."""
+        """path's profile, if it is an engine; then the line naming the others as plausible, if any (only the
+        files that may be, by their paths, are read)."""
         chosen = self.profile(path)
         if not chosen.engine:
             return None
-        others = [p for p in self.listing if p != path and not (path.stem == "engine" and path.parent in p.parents)]
+        others = [p for p in self.listing if may_tie(path, p, self.top)]
         if others:
             self.problems += ambiguity(chosen, [self.profile(p) for p in others] + [chosen])
         return chosen
