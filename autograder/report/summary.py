@@ -80,11 +80,12 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
 
 
 def forensics(reports: Sequence[Report]) -> dict:
-    """Which submissions solve another student's variant and not their own, with the evidence."""
+    """Which submissions compute another student's variant, instead of their own or beside it, with the evidence."""
     found = flags(reports)
     return {"checked": sum(r.variant is not None and r.error is None for r in reports),
             "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
-                       "source_variant": f.source_variant, "evidence": f.evidence, "says": f.says()} for f in found]}
+                       "source_variant": f.source_variant, "evidence": f.evidence, "finding": f.finding,
+                       "says": f.says()} for f in found]}
 
 
 def diagnoses(reports: Sequence[Report]) -> list[dict]:
@@ -188,10 +189,12 @@ def forensics_intro(summary: dict) -> str:
     """What the forensics section says before its flags (or instead of them)."""
     f = summary["forensics"]
     if not f["flags"]:
-        return (f"None of the {f['checked']} graded submission(s) computes another student's variant instead of "
-                "its own.")
-    return (f"{len(f['flags'])} of the {f['checked']} graded submission(s) compute another student's variant and "
-            "not their own: a correct solution of a student's own variant never does. The numbers:")
+        return (f"None of the {f['checked']} graded submission(s) computes another student's variant, instead of "
+                "its own or beside it.")
+    flagged = len({flag["student"] for flag in f["flags"]})
+    return (f"{flagged} of the {f['checked']} graded submission(s) compute another student's variant, instead of "
+            "their own or beside it (another operation with that student's exact constant): a correct solution "
+            "of a student's own variant never does. The numbers:")
 
 
 def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:

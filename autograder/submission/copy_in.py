@@ -55,7 +55,7 @@ def notebook(path: Path, workdir: Path, problems: list[str]) -> Prepared:
     converted = fresh(workdir / "notebook") / (path.stem + ".py")
     table = converted.with_suffix(".cells")
     try:
-        read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's text
+        problems += read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's
     except NotebookError as exc:
         raise SubmissionError(str(exc)) from None
     prepared = single(converted, path.name, fresh(workdir / "sub"), problems)

@@ -3,7 +3,7 @@
 Starting a child at the bubblewrap level costs bwrap, an interpreter and the child's imports
 (~40 ms) per submission. Here one bwrap per grading process and thread (per case-program folder and
 allowed packages) runs child/zygote.py, which has imported the child once, as uid 0 of the
-grader's own user namespace (bwrap.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
+grader's own user namespace (bwrap/level.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
 CAP_SETGID, CAP_SETPCAP and CAP_KILL there: capabilities over that namespace's mounts and
 processes only, harmless outside it. Per submission it forks a process in new PID, mount and
 IPC namespaces (net, uts and cgroup are the bwrap's, already none of the host's), which mounts a
@@ -35,7 +35,7 @@ import threading
 from pathlib import Path
 
 from autograder.runner.cleanup import LIVE, REAPER_LOCK
-from autograder.runner.bwrap import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
+from autograder.runner.levels.bwrap.level import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
 from autograder.runner.sandbox import CHILD_MAIN
 
 ZYGOTE = Path(CHILD_MAIN).parent / "zygote.py"
@@ -44,8 +44,11 @@ START_TIMEOUT = 10.0   # seconds for the zygote to start, or to fork a submissio
 STOP_WAIT = 2.0        # seconds for the zygote to end once its control socket is closed, before a kill
 
 
-def _no_groups() -> None:
-    os.setgroups([])  # root's groups: none are carried into the sandbox
+def _preexec(join_keyring):
+    def preexec() -> None:
+        join_keyring()   # none of the grader's keys: each submission then joins one of its own (child/kernel.py)
+        os.setgroups([])  # root's groups: none are carried into the sandbox
+    return preexec
 
 
 class ZygoteFailed(OSError):
@@ -77,7 +80,7 @@ class Zygote:
                 self.proc = subprocess.Popen(
                     [level.bwrap, "--args", str(args_fd), "--"] + command, cwd="/", env={"PATH": "/usr/bin:/bin"},
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_no_groups)
+                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_preexec(level.join_keyring))
                 LIVE.add(self.proc.pid)
         except BaseException:
             mine.close()
