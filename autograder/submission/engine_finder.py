@@ -6,8 +6,9 @@ What makes a file the engine is what it holds, not its place: a class with `__ad
 `__mul__` and `backward`, and `.data` and `.grad` used (a stub of the handout has them all).
 As own_names.py, this reads the text and never runs or parses it: at most MAX_BYTES of each
 file, line by line, each line looked at only when a cheap test in C says it may matter; a
-notebook's JSON is searched as text (its source lines are in it, quoted). The child then
-imports the file chosen, and says plainly if it holds no Value after all.
+notebook's JSON is searched as text (its source lines are in it, quoted); every pattern takes
+time linear in the line. The child then imports the file chosen: its class is used as Value by
+what it does (child/student.py), and the child says plainly if it holds none after all.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ _CLASS = re.compile(r"\bclass[ \t]+([A-Za-z_]\w*)")
 _DEF = re.compile(r"\bdef[ \t]+(__add__|__mul__|backward|mse_loss)[ \t]*\(")
 _ATTR = re.compile(r"\.(data|grad)\b")
 # the top-level names a file imports (a notebook's lines are quoted in its JSON: not anchored)
-_IMPORTS = re.compile(r"\b(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+([A-Za-z_]\w*))")
+_IMPORTS = re.compile(r"\b(?:from[ \t]+([A-Za-z_]\w*)(?:\.[\w.]*)?[ \t]+import\b|import[ \t]+([A-Za-z_]\w*))")
 ENGINE_NEEDS = frozenset({"class", "__add__", "__mul__", "backward", "data", "grad"})
 NN_CLASSES = frozenset({"MLP", "Neuron", "Layer"})
 

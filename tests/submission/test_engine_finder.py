@@ -40,7 +40,8 @@ def test_is_a_file_an_engine_by_its_text_the_handouts_stubs_included(tmp_path):
 
 
 def test_does_a_huge_line_cost_the_grading_process_only_its_length(tmp_path):
-    (tmp_path / "engine.py").write_text("class Value: pass\nx = " + "class a. " * 100_000 + "(" * 900_000)
+    (tmp_path / "engine.py").write_text("class Value: pass\nfrom " + "a" * 200_000 + "\nfrom a." + "b" * 200_000 +
+                                        "\nx = " + "class a. " * 50_000 + "(" * 100_000)
     started = time.monotonic()
     assert not profile(tmp_path / "engine.py", tmp_path).engine
     assert time.monotonic() - started < 2
