@@ -15,6 +15,11 @@ import os
 import sys
 import types
 
+try:
+    import _signal  # SIGALRM without the signal module's imports (enum...): see adapt.py
+except ImportError:  # pragma: no cover
+    _signal = None
+
 from . import cells
 from .hooks import ForbiddenImport
 from .names import MODULES, DependencyFailed, Package, module_map
@@ -117,7 +122,11 @@ class Student:
         path, name = self._path(module), self.files[module]
         table = cells.cell_map(path)
         if table is None:
-            made = importlib.import_module("micrograd." + name)
+            if name not in (module, self.files["engine"]) and self.import_seconds:  # a file holding nn's or train's
+                made = _timed_import("micrograd." + name, self.import_seconds * cells.PER_CELL, self.display(module),
+                                     module)
+            else:
+                made = importlib.import_module("micrograd." + name)
             if name == "micrograd":
                 package.__dict__.update({k: v for k, v in vars(made).items() if not k.startswith("__")})
             return made
@@ -183,6 +192,28 @@ class Student:
         if self.errors.get(home):
             return f"{name} did not import, so {piece} is missing ({self.errors[home]})"
         return f"{name} has no {piece}"
+
+
+class ImportStopped(BaseException):
+    """A file the kit took for an API module by what it holds ran too long when imported (a script's own work)."""
+
+
+def _timed_import(name, seconds, shown, module):
+    """import name, stopped after `seconds`: a script beside the package (main.py holding mse_loss) may train
+    at its top level, and the rest of the import must not wait for it."""
+    def stop(signum, frame):
+        raise ImportStopped(f"{shown} ran longer than {seconds:g} s when imported as {module}.py (the kit imports "
+                            "it for what it defines: put a script's own work under `if __name__ == '__main__':`)")
+
+    if _signal is None:  # pragma: no cover - a platform without it: no guard
+        return importlib.import_module(name)
+    previous = _signal.signal(_signal.SIGALRM, stop)
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
+    try:
+        return importlib.import_module(name)
+    finally:
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.signal(_signal.SIGALRM, previous)
 
 
 def _value_class(module):

@@ -61,7 +61,7 @@ def module_map(files: dict[str, str], package: Path, prefix: str, problems: list
         found[module] = name
         if name != found.get("engine"):
             shown = files.get(name) or files[name + ".__init__"]
-            problems.append(f"used {shown} as {prefix}{module}.py (it holds {PIECES[module]})")
+            problems.append(f"used {shown} as {module}.py (it holds {PIECES[module]})")
     return found
 
 

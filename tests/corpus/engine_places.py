@@ -147,6 +147,12 @@ LAYOUTS = (
            {"nanograd/__init__.py": "", "nanograd/engine/__init__.py": "from .value import Value\n",
             "nanograd/engine/value.py": ENGINE, "nanograd/nn.py": nn("from nanograd.engine import Value"),
             "nanograd/train.py": TRAIN, "main.py": "import nanograd\n"}),
+    Layout("training-script-beside", "nanograd/ holds engine and nn; main.py beside holds mse_loss and train, "
+           "and trains at its top level for longer than the import may take",
+           {"nanograd/__init__.py": "", "nanograd/engine.py": ENGINE, "nanograd/nn.py": nn(
+               "from nanograd.engine import Value"),
+            "main.py": "import time\nfrom nanograd.nn import MLP\n" + TRAIN + "\ntime.sleep(600)\n"},
+           full=False, note="main.py ran longer than"),
     Layout("class-named-scalar", "the engine's class is called Scalar, in micrograd/ as the handout has it",
            {"micrograd/__init__.py": "", "micrograd/engine.py": ENGINE.replace("Value", "Scalar"),
             "micrograd/nn.py": NN.replace("Value", "Scalar"), "micrograd/train.py": TRAIN},

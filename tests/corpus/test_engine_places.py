@@ -53,6 +53,13 @@ def test_does_right_code_keep_full_marks_wherever_it_sits(layout, graded):
     assert score == max_score, (layout.why, lost, notes)
 
 
+@pytest.mark.parametrize("layout", [lay for lay in layouts.LAYOUTS if not lay.full], ids=lambda lay: lay.id)
+def test_does_a_script_that_runs_on_cost_only_the_tasks_it_was_taken_for(layout, graded):
+    score, max_score, lost, notes, error = graded[layout.id]
+    assert error is None, error
+    assert set(lost) <= {"mse_loss", "train"}, (lost, notes)  # the engine's and nn's tasks keep full marks
+
+
 @pytest.mark.parametrize("layout", [lay for lay in layouts.GUARDS if not lay.full], ids=lambda lay: lay.id)
 def test_is_a_copy_kept_for_reference_never_graded_in_place_of_the_students_own_engine(layout, graded):
     score, max_score, lost, notes, error = graded[layout.id]
