@@ -89,16 +89,22 @@ class Student:
         return self.display(rel[:-3].replace(os.sep, "."))
 
     def import_all(self):
-        """Import engine, then nn, then train, then __init__.py; one failing doesn't stop the rest."""
+        """Import engine, then nn, then train, then __init__.py (first when it holds the engine); one failing
+        doesn't stop the rest."""
         sys.modules["micrograd"] = package = self._package()
         for module in self.missing:
             self.hooks.mark_broken(module, "is missing")
+        init_first = self.files["engine"] == "__init__"  # the package's own __init__.py holds the engine
+        if init_first:
+            self._run_init(package)
         for module in MODULES:
             if module in self.missing:
                 continue
             first = next(m for m in MODULES if self.files[m] == self.files[module])  # one file, several modules
-            if first != module:
-                self.modules[module], self.errors[module] = self.modules.get(first), self.errors[first]
+            if first != module or self.files[module] == "__init__":  # imported already
+                source = "__init__" if self.files[module] == "__init__" else first
+                self.modules[module] = package if source == "__init__" else self.modules.get(first)
+                self.errors[module] = self.errors.get(source)
                 continue
             try:
                 self.modules[module] = self._import(module, package)
@@ -106,6 +112,11 @@ class Student:
                 self.errors[module] = self.import_message(module, exc)
                 self.hooks.mark_broken(self.files[module], "did not import")
                 self._note_forbidden(exc, module)
+        if not init_first:
+            self._run_init(package)
+        self.modules["__init__"] = package
+
+    def _run_init(self, package):
         init = os.path.join(self.package_dir, "__init__.py")
         if os.path.isfile(init):
             try:
@@ -114,7 +125,6 @@ class Student:
             except BaseException as exc:  # noqa: B036
                 self.errors["__init__"] = self.import_message("__init__", exc)
                 self._note_forbidden(exc, "__init__")
-        self.modules["__init__"] = package
 
     def _import(self, module, package):
         """micrograd.<module>'s file; a notebook's module (one with a .cells map beside it) cell by cell. A

@@ -42,8 +42,8 @@ def module_map(files: dict[str, str], package: Path, prefix: str, problems: list
     """{API module: the dotted name of the file that is it}, for those not in a file of their name; renames
     "engine (1).py" to engine.py; says in problems what was used for what, and what is missing."""
     found: dict[str, str] = {}
-    if engine is not None and importable(engine) not in ("engine", ""):
-        found["engine"] = importable(engine)
+    if engine is not None and importable(engine) != "engine":
+        found["engine"] = importable(engine) or "__init__"  # the package's own: the child runs it first
     for module in MODULES:
         if module in files or module in found:
             continue
