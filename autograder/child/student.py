@@ -13,7 +13,6 @@ import importlib
 import importlib.machinery
 import os
 import sys
-import types
 
 try:
     import _signal  # SIGALRM without the signal module's imports (enum...): see adapt.py
@@ -21,6 +20,7 @@ except ImportError:  # pragma: no cover
     _signal = None
 
 from . import cells
+from .api import PIECES, MissingPiece, make_api, piece, value_class  # noqa: F401 - MissingPiece: main.py's
 from .hooks import ForbiddenImport
 from .names import MODULES, DependencyFailed, Package, module_map
 
@@ -28,14 +28,6 @@ try:  # what importlib.util.module_from_spec is, without importing importlib.uti
     _module_from_spec = importlib._bootstrap.module_from_spec
 except AttributeError:  # pragma: no cover - another Python's layout
     from importlib.util import module_from_spec as _module_from_spec
-
-
-# piece of the API -> the module it belongs in (it is looked for in the others too)
-PIECES = {
-    "Value": "engine",
-    "Module": "nn", "Neuron": "nn", "Layer": "nn", "MLP": "nn",
-    "mse_loss": "train", "train": "train",
-}
 
 
 class Student:
@@ -179,16 +171,16 @@ class Student:
     def api(self):
         """The exercise API as a namespace; a piece it lacks raises MissingPiece with the reason."""
         found, why = {}, {}
-        for piece, home in PIECES.items():
+        for name, home in PIECES.items():
             for module in (home,) + tuple(m for m in MODULES if m != home) + ("__init__",):
-                value = _piece(self.modules.get(module), piece)
+                value = piece(self.modules.get(module), name)
                 if value is not None:
-                    found[piece] = value
+                    found[name] = value
                     break
             else:
-                why[piece] = self._why_missing(piece, home)
+                why[name] = self._why_missing(name, home)
         if "Value" in why:
-            value = _value_class(self.modules.get("engine"))
+            value = value_class(self.modules.get("engine"))
             if value is not None:
                 del why["Value"]
                 found["Value"] = value
@@ -224,45 +216,6 @@ def _timed_import(name, seconds, shown, module):
     finally:
         _signal.setitimer(_signal.ITIMER_REAL, 0)
         _signal.signal(_signal.SIGALRM, previous)
-
-
-def _value_class(module):
-    """The one class defined in the engine's module that has `+`, `*` and backward(), or None."""
-    try:
-        found = [v for v in vars(module).values() if isinstance(v, type) and v.__module__ == module.__name__
-                 and all(callable(getattr(v, name, None)) for name in ("__add__", "__mul__", "backward"))]
-    except BaseException:  # noqa: B036 - a student's class or module that raises when looked at
-        return None
-    return found[0] if len(found) == 1 else None
-
-
-def _piece(module, name):
-    value = getattr(module, name, None) if module is not None else None
-    if name[0].isupper():
-        return value if isinstance(value, type) else None
-    return value if callable(value) and not isinstance(value, (type, types.ModuleType)) else None
-
-
-class MissingPiece(AttributeError):
-    """A program used a piece of the API the student's package doesn't have."""
-
-
-def make_api(found, why):
-    """A namespace of the pieces found; reading a missing one raises MissingPiece(why).
-
-    MissingPiece is an AttributeError, so getattr(api, "Neuron", None) is None.
-    """
-    class Api(types.SimpleNamespace):
-        # what the case programs ask an engine for with getattr(api, name, None) and a student's never has
-        # (the torch adapter's own mix, numpy grads: adapt.py sets grad_zero), found without __getattr__
-        native_mix = grad_zero = None
-
-        def __getattr__(self, name):  # only called for attributes that are not there
-            if name in why:
-                raise MissingPiece(why[name])
-            raise AttributeError(name)
-
-    return Api(**found)
 
 
 def describe(exc):

@@ -112,5 +112,5 @@ def test_does_the_child_leave_every_top_level_name_to_the_students_files():
             "import _autograder_child.programs.ops; print(' '.join(sorted(sys.modules)))")
     loaded = set(subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True,
                                 check=True).stdout.split())
-    kit = {"student", "observe", "hooks", "adapt", "cells", "programs", "names", "stubs", "kernel"}
+    kit = {"student", "observe", "hooks", "adapt", "cells", "programs", "names", "api", "stubs", "kernel"}
     assert not loaded & kit, sorted(loaded & kit)
