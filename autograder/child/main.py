@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adapt  # noqa: E402
 import hooks  # noqa: E402
 import observe  # noqa: E402
+import places  # noqa: E402
 import student  # noqa: E402
 
 RECURSION_LIMIT = 10_000  # the parent gives the process a stack deep enough for it
@@ -244,7 +245,9 @@ def main(argv):
         os._exit(JOB_PIPE_LOST)
     out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
               "cells": pupil.cell_errors, "cells_failed": pupil.cells_failed, "output": printed.getvalue(),
-              "adapted": fitted.notes, "deviations": fitted.deviations, "nonce": job.get("nonce")})
+              "adapted": fitted.notes, "deviations": fitted.deviations, "syntax": pupil.syntax,
+              "places": places.places(api, sorted({c["id"].partition("/")[0] for c in job["cases"]}), pupil.file_name),
+              "nonce": job.get("nonce")})
     while True:
         request = jobs.next()
         if request is None:  # the parent has no more cases

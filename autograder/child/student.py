@@ -18,6 +18,7 @@ import sys
 import types
 
 import cells
+import places
 from hooks import ForbiddenImport
 
 try:  # what importlib.util.module_from_spec is, without importing importlib.util
@@ -127,6 +128,7 @@ class Student:
         self.forbidden = None  # the import error of a module that imported a forbidden library
         self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on): the first ones
         self.cells_failed = 0  # and how many
+        self.syntax = {}  # module -> [the line, the caret's column] of the SyntaxError it did not import with
         self.import_seconds = import_seconds  # the import's time limit: a notebook's long cell is stopped
 
     def display(self, module):
@@ -167,6 +169,8 @@ class Student:
                 self.modules[module] = self._import(module, package)
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
+                if places.syntax_line(exc) is not None:
+                    self.syntax[module] = list(places.syntax_line(exc))
                 self.hooks.mark_broken(module, "did not import")
                 self._note_forbidden(exc, module)
         init = os.path.join(self.package_dir, "__init__.py")

@@ -88,6 +88,8 @@ class ImportOutcome:
     cells_failed: int = 0                         # how many did (cell_errors holds the first ones)
     adapted: tuple[str, ...] = ()                 # how the kit fitted itself to the engine (child/adapt.py)
     deviations: tuple[str, ...] = ()              # where the engine deviates from the exercise API, one line each
+    places: tuple[tuple[str, str], ...] = ()      # (task, "engine.py:47"): where its code is (child/places.py)
+    syntax: tuple[tuple[str, str, int], ...] = ()  # (module, its line, the caret's column) of a SyntaxError
 
 
 MAX_REPR = 200
@@ -188,7 +190,26 @@ def parse_import(raw: dict, nonce: str, *, output_cap: int = 4000) -> ImportOutc
         count = len(cells)
     return ImportOutcome(errors, missing, forbidden=clean(raw.get("forbidden"), MAX_MESSAGE),
                          output=clean(raw.get("output"), output_cap + len(TRUNCATED)), cell_errors=cells,
-                         cells_failed=count, adapted=_lines(raw.get("adapted")), deviations=_lines(raw.get("deviations")))
+                         cells_failed=count, adapted=_lines(raw.get("adapted")), deviations=_lines(raw.get("deviations")),
+                         places=_places(raw.get("places")), syntax=_syntax(raw.get("syntax")))
+
+
+def _places(raw) -> tuple[tuple[str, str], ...]:
+    """(task, "file:line") pairs, each a short one-line text ending in a line number; anything else is none."""
+    if not isinstance(raw, dict):
+        return ()
+    found = [(clean(task, 40), clean(where, 200)) for task, where in list(raw.items())[:40]
+             if isinstance(task, str) and isinstance(where, str)]
+    return tuple((task, where) for task, where in found if where.rpartition(":")[2].isdigit())
+
+
+def _syntax(raw) -> tuple[tuple[str, str, int], ...]:
+    """(module, line, column) of each SyntaxError the child read; anything else is none."""
+    if not isinstance(raw, dict):
+        return ()
+    return tuple((clean(module, 40), clean(pair[0], 200), pair[1]) for module, pair in list(raw.items())[:20]
+                 if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                 and type(pair[1]) is int and 0 <= pair[1] <= 10_000)
 
 
 def _lines(raw) -> tuple[str, ...]:
