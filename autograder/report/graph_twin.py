@@ -39,8 +39,8 @@ def _row(node: GraphNode, graph: CaseGraph) -> tuple[str, ...]:
 
 
 def _status(node: GraphNode, graph: CaseGraph) -> str:
-    if node.name == graph.origin:
-        return "wrong: the first wrong step"
+    if node.name == graph.origin:  # its own numbers may be right: the step it takes from them is not
+        return "wrong, and the first wrong step" if node.wrong else "right, but the first wrong step: what it hands on is wrong"
     if node.name in graph.after:
         return f"wrong only because of {graph.origin}"
     if node.wrong:

@@ -17,12 +17,13 @@ student's modules,
     {"import": {"engine": null | "engine.py:3: SyntaxError: invalid syntax", "nn": ..., "train": ...},
      "missing_files": ["nn"], "forbidden": null | "engine.py:1: ImportError: torch is not allowed ...",
      "cells": ["cell 7: hw.ipynb:131: AssertionError: ..."], "cells_failed": 1, "output": "<prints>",
-     "nonce": "<the header's>"}
+     "syntax": {"engine": ["<the line>", 38]}, "places": {"mul": "engine.py:47"}, "nonce": "<the header's>"}
 
 (null: the module imported, or its file is missing, which missing_files says; cells: a notebook's
 cells that raised, the cells after each having run on (child/cells.py: the first 20), cells_failed how many; "adapted" and
 "deviations": lists of lines, how the kit fitted itself to the engine and where the engine is off the
-exercise API (child/adapt.py);
+exercise API (child/adapt.py); syntax: the line and caret column of each module's SyntaxError; places: where
+each task's code is, off the compiled code (child/places.py);
 "__init__" appears too when the package's __init__.py failed; forbidden: the error of the
 first module that did not import because it imports a forbidden library), then per case:
 
