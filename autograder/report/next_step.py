@@ -24,6 +24,7 @@ from autograder.tasks import OPS, TASK_MODULE
 # "micrograd/engine.py:50: SyntaxError: unmatched ')'" and "micrograd/nn.py:7: needs micrograd/engine.py, which ..."
 _IMPORT = re.compile(r"^(?P<file>[^:]+?)(?::(?P<line>\d+))?: (?P<why>.*)$", re.S)
 _NEEDS = re.compile(r"^needs (?P<file>\S+), which did not import")
+_RAISED = re.compile(r"\(([^()\s]+\.(?:py|ipynb)):(\d+)\)$")  # "... (micrograd/train.py:10)"
 AGAIN = "then run the check again"
 
 
@@ -79,9 +80,10 @@ def next_step(task: TaskResult, report: Report) -> NextStep | None:
         return NextStep(where, "The code ran past the time limit, so the case was stopped.",
                         "Look for a loop that never ends, or a walk that visits nodes again and again.",
                         first.id, same)
-    if first.status == "error":
-        return NextStep(where, f"The code raised {first.message}", f"Fix the line it names, {AGAIN}.",
-                        first.id, same)
+    if first.status == "error":  # the message ends with where it was raised, when that is in a student file
+        raised = _RAISED.search(first.message)
+        at = f"{raised.group(1)} line {raised.group(2)} ({task.title})" if raised else where
+        return NextStep(at, f"The code raised {first.message}", f"Fix the line it names, {AGAIN}.", first.id, same)
     graph = first.graph
     rule = _sentence(graph.step) if graph is not None and graph.step else _sentence(first.message)
     return NextStep(where, rule, _hint(first) or f"Compare what {_place(task)} computes with the rule, {AGAIN}.",

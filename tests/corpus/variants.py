@@ -653,6 +653,7 @@ class Graded:
     lost: dict                                            # task -> ((case id, status, message), ...)
     seconds: float
     diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
+    steps: dict = None                                    # task -> its next step's text (report/next_step.py), failing tasks
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -674,6 +675,7 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
     from autograder.config import load_rubric
     from autograder.goldens import GoldenStore
     from autograder.grading import grade_path
+    from autograder.report.next_step import next_step
 
     name, run, path, cache = job
     started = time.monotonic()
@@ -686,7 +688,8 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
     return Graded(name, run, report.error,
                   tuple((t.id, t.score, t.max_score, t.status) for t in report.tasks),
                   lost, time.monotonic() - started,
-                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis})
+                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis},
+                  {t.id: step.text() for t in report.tasks if (step := next_step(t, report)) is not None})
 
 
 def warm_goldens(cache: Path) -> None:
