@@ -67,7 +67,10 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
     drawn in one run of graphviz; the others keep none."""
     chosen = []
     for task in tasks:
-        with_graph = [case for case in task["public"] if case["graph"] is not None]
+        with_graph = [case for case in task["public"] if case["graph"] is not None and case["counted"]]
+        for case in task["public"]:
+            if not case["counted"]:  # failing through another task: its picture is that task's to show
+                case["graph"] = None
         for case in with_graph[GRAPHS_PER_TASK:]:
             case["graph"] = None
         chosen += with_graph[:GRAPHS_PER_TASK]
@@ -87,8 +90,12 @@ def _with_cases_html(tasks: list[dict]) -> list[dict]:
     import markupsafe
 
     for task in tasks:
-        failing = [case for case in task["public"] if case["status"] != "passed"]
+        failing = [case for case in task["public"] if case["status"] != "passed" and case["counted"]]
+        waived = [case for case in task["public"] if case["status"] != "passed" and not case["counted"]]
         passed = [case for case in task["public"] if case["status"] == "passed"]
+        task["lists"] = {"first": failing[:1], "more": failing[1:], "waived": waived, "passed": passed}
+        task["waived_html"] = markupsafe.Markup("".join(map(_case_html, waived)))
+        task["waived_public"] = sum(case["n"] for case in waived)
         task["first_html"] = markupsafe.Markup("".join(map(_case_html, failing[:1])))
         task["more_html"] = markupsafe.Markup("".join(map(_case_html, failing[1:])))
         task["passed_html"] = markupsafe.Markup("".join(map(_case_html, passed)))
@@ -189,6 +196,7 @@ def _public_case(case: CaseResult, n: int = 1) -> dict:
         "output": case.output,
         "graph": _graph(case),
         "n": n,
+        "counted": case.counted,
     }
 
 
