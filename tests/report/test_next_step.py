@@ -128,3 +128,13 @@ def test_is_a_syntax_error_the_file_the_line_a_caret_and_one_sentence(graded):
     assert re.search(r"^ +self\.grad \+= other\.data \* out\.grad \)\n +\^$", text, re.M)
     page = render_feedback(report)
     assert page.count("Your next step") == 1 and page.count('<section class="task"') == 0
+
+
+def test_does_a_report_keep_where_and_its_syntax_lines_through_its_json(graded):
+    """The gradebook's store reads a report back from its JSON: where each task is, and the SyntaxError's line, too."""
+    from autograder.batch.store import report_from_dict
+    from autograder.report.json_report import report_dict
+
+    for _, report in graded.values():  # duration is the store's own column, not the JSON's
+        assert report_from_dict(json.loads(json.dumps(report_dict(report)))) == replace(report, duration=0.0)
+    assert graded["syntax"][1].syntax and graded["mul"][1].task("mul").where
