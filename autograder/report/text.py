@@ -36,7 +36,7 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         if note not in said:  # a module's import error is its step's, below
             console.print(f"[dim]note: {shown(note)}[/dim]")
     _print_output(console, "your code printed while it was imported:", report.import_output, "")
-    if stopped and len(stopped) == len(found):  # nothing ran but what the import stopped: the step, and the score
+    if stopped and sum(len(tasks) for _, tasks in stopped) == len(report.tasks):  # no task ran: the step, the score
         for step, tasks in stopped:
             console.print(f"\n[bold]{_and(t.id for t in tasks)}[/bold] could not run:")
             _print_step(console, step)
