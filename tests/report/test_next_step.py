@@ -138,3 +138,19 @@ def test_does_a_report_keep_where_and_its_syntax_lines_through_its_json(graded):
     for _, report in graded.values():  # duration is the store's own column, not the JSON's
         assert report_from_dict(json.loads(json.dumps(report_dict(report)))) == replace(report, duration=0.0)
     assert graded["syntax"][1].syntax and graded["mul"][1].task("mul").where
+
+
+def test_does_a_broken_nn_py_leave_engines_tasks_in_the_table():
+    """nn.py does not import, engine.py does: the table still lists add, and nn's tasks share one step, with its caret."""
+    from autograder.report.model import CaseResult, Report, TaskResult
+
+    broken = CaseResult("neuron/a", "error", "public", "micrograd/nn.py did not import (micrograd/nn.py:20: SyntaxError)")
+    report = Report("nnsyn", 5.0, 13.0, (TaskResult("add", "the _backward of a + b", 5.0, 5.0,
+                                                    (CaseResult("add/a", "passed"),)),
+                                         TaskResult("neuron", "Neuron.__call__", 0.0, 8.0, (broken,)),
+                                         TaskResult("layer", "Layer.__call__", 0.0, 8.0, (broken,))),
+                    import_errors=(("nn", "micrograd/nn.py:20: SyntaxError: unmatched ')'"),),
+                    syntax=(("nn", "        return [] )", 19),))
+    text = text_of(report)
+    assert re.search(r"^add +5/5", text, re.M) and "neuron and layer could not run:" in text
+    assert "      return [] )\n                ^\n" in text and text.count("Where:") == 1
