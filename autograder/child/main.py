@@ -34,7 +34,7 @@ def kit_package():
 
 
 kit_package()
-from _autograder_child import adapt, hooks, observe, student  # noqa: E402
+from _autograder_child import adapt, hooks, observe, places, student  # noqa: E402
 
 PROGRAMS = KIT + ".programs"  # the case programs (another folder's with --programs)
 RECURSION_LIMIT = 10_000  # the parent gives the process a stack deep enough for it
@@ -255,7 +255,9 @@ def main(argv):
         os._exit(JOB_PIPE_LOST)
     out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
               "cells": pupil.cell_errors, "cells_failed": pupil.cells_failed, "output": printed.getvalue(),
-              "adapted": pupil.notes + fitted.notes, "deviations": fitted.deviations, "nonce": job.get("nonce")})
+              "adapted": pupil.notes + fitted.notes, "deviations": fitted.deviations, "syntax": pupil.syntax,
+              "places": places.places(api, sorted({c["id"].partition("/")[0] for c in job["cases"]}), pupil.file_name),
+              "nonce": job.get("nonce")})
     while True:
         request = jobs.next()
         if request is None:  # the parent has no more cases

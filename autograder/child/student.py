@@ -19,7 +19,7 @@ try:
 except ImportError:  # pragma: no cover
     _signal = None
 
-from . import cells
+from . import cells, places
 from .api import PIECES, MissingPiece, make_api, piece, value_class  # noqa: F401 - MissingPiece: main.py's
 from .hooks import ForbiddenImport
 from .names import MODULES, DependencyFailed, Package, module_map
@@ -45,6 +45,7 @@ class Student:
         self.forbidden = None  # the import error of a module that imported a forbidden library
         self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on): the first ones
         self.cells_failed = 0  # and how many
+        self.syntax = {}  # module -> [the line, the caret's column] of the SyntaxError it did not import with
         self.import_seconds = import_seconds  # the import's time limit: a notebook's long cell is stopped
         self.notes = []  # what the kit took for what (a Value class of another name), one line each
 
@@ -102,6 +103,8 @@ class Student:
                 self.modules[module] = self._import(module, package)
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
+                if places.syntax_line(exc) is not None:
+                    self.syntax[module] = list(places.syntax_line(exc))
                 self.hooks.mark_broken(self.files[module], "did not import")
                 self._note_forbidden(exc, module)
         if not init_first:
