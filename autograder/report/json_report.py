@@ -20,6 +20,10 @@ SCHEMA history:
   (5, unchanged for a course without [variants]) variant: present only for a report graded against a
      student's variant: {student, op, constant, activation, seed, label}; and forensic_samples, when a
      batch graded it: [{op, out, grad}] (what its extra operations gave at forensics' inputs, never scored)
+  6: tasks[diagnosis] entries also {proven, fix, where}: proven, whether the repair the mistake implies, made on a
+     copy of the student's code, made every case of the task pass (autograder/diagnosis/repair/); fix, the change
+     that did, in one sentence (null unless proven and the course's [feedback] diagnosis is "fix"); where, the
+     line it changed, {file, line} (a notebook's also {cell}, the line within it), or null
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -29,9 +33,9 @@ from dataclasses import fields
 
 from autograder.report.inert import inert_json
 from autograder.report.json_indent import dumps_indented
-from autograder.report.model import CaseGraph, CaseResult, GraphNode, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
 
-SCHEMA = 5
+SCHEMA = 6
 
 
 def report_dict(report: Report) -> dict:
@@ -72,7 +76,13 @@ def head_dict(report: Report) -> dict:
 def task_head(t: TaskResult) -> dict:
     """A task's keys before "cases", in their order."""
     return {"id": t.id, "title": t.title, "score": t.score, "max_score": t.max_score, "status": t.status,
-            "diagnosis": [{"id": d.id, "message": d.message} for d in t.diagnosis]}
+            "diagnosis": [diagnosis_dict(d) for d in t.diagnosis]}
+
+
+def diagnosis_dict(d: Diagnosis) -> dict:
+    where = None if d.where is None else {"file": d.where.file, "line": d.where.line,
+                                          **({"cell": d.where.cell} if d.where.cell is not None else {})}
+    return {"id": d.id, "message": d.message, "proven": d.proven, "fix": d.fix, "where": where}
 
 
 def case_dict(c: CaseResult) -> dict:

@@ -10,7 +10,9 @@ def explain_task(task, *, visibility: str | None = None) -> str:
     message, the got/expected lines, derivation and hint, what the code printed. visibility: only
     the cases of that visibility ("public"), else all."""
     lines = [f"{task.id}: {show(task.score)}/{show(task.max_score)} — {task.title}"]
-    lines += [f"  likely mistake: {d.message}" for d in task.diagnosis]
+    for d in task.diagnosis:
+        lines.append(f"  {'mistake' if d.proven else 'likely mistake'}: {d.message}")
+        lines += [f"  fix: {d.fix}"] if d.fix else []
     if task.status == "missing":
         return "\n".join(lines + [f"  {task.cases[0].message}"])
     for case, n in same_problems(c for c in task.cases if c.status != "passed"

@@ -653,6 +653,7 @@ class Graded:
     lost: dict                                            # task -> ((case id, status, message), ...)
     seconds: float
     diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
+    proofs: dict = None                                   # task -> ((mistake id, proven, fix), ...)
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -686,7 +687,8 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
     return Graded(name, run, report.error,
                   tuple((t.id, t.score, t.max_score, t.status) for t in report.tasks),
                   lost, time.monotonic() - started,
-                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis})
+                  {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis},
+                  {t.id: tuple((d.id, d.proven, d.fix) for d in t.diagnosis) for t in report.tasks if t.diagnosis})
 
 
 def warm_goldens(cache: Path) -> None:

@@ -38,8 +38,8 @@ def shown(found: Diagnosis, proof: Proof | None, task: str, level: str) -> Diagn
     if level == "rule":
         return proven
     written = f" (`{proof.now}`)" if proof.now and len(proof.now) <= 90 else ""
-    also = ", with the other change named here," if proof.together else ""
-    return replace(proven, fix=f"With {proof.change} on {place(proof.where, proof.lines)}{written}{also} all "
+    also = " and the other change named here" if proof.together else ""
+    return replace(proven, fix=f"With {proof.change} on {place(proof.where, proof.lines)}{written}{also}, all "
                                f"{proof.cases} {task} cases pass.")
 
 
