@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autograder.diagnosis.repair.base import MethodRepair, Repair, code, expr, first, is_attr, names, owner, stmt
+from autograder.diagnosis.repair.base import MethodRepair, Repair, code, expr, first, insert_before, is_attr, names, owner, stmt
 
 
 def _lines(fn) -> list:
@@ -129,7 +129,7 @@ class SeedOutput(MethodRepair):
                 lines[i] = stmt(f"{me}.grad = 1\n").with_changes(leading_lines=line.leading_lines)
                 return _with_lines(updated, lines)
         self.mark(original.body.body[walk])
-        lines.insert(walk, stmt(f"{me}.grad = 1\n"))
+        insert_before(lines, walk, stmt(f"{me}.grad = 1\n"))
         return _with_lines(updated, lines)
 
 

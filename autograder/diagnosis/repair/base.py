@@ -165,6 +165,14 @@ def simple_statements(body) -> list:
     return [s for line in body.body if isinstance(line, cst.SimpleStatementLine) for s in line.body]
 
 
+def insert_before(lines: list, at: int, new) -> None:
+    """new inserted in lines before lines[at], the comments above lines[at] moved above it."""
+    if at < len(lines) and hasattr(lines[at], "leading_lines"):
+        new = new.with_changes(leading_lines=lines[at].leading_lines)
+        lines[at] = lines[at].with_changes(leading_lines=[])
+    lines.insert(at, new)
+
+
 def first(node: cst.CSTNode, test) -> cst.CSTNode | None:
     """The first node under `node` (itself included) that passes `test`, in the order of the source."""
     found: list = []

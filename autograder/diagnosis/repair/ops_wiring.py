@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from autograder.diagnosis.repair.base import MethodRepair, Repair, code, is_attr, owner, stmt
+from autograder.diagnosis.repair.base import MethodRepair, Repair, code, insert_before, is_attr, owner, stmt
 from autograder.tasks import OPS
 
 
@@ -81,7 +81,7 @@ class WrapNumber(MethodRepair):
         first = 1 if lines and _is_docstring(lines[0]) else 0
         self.change = self.change.format(line=line)
         self.mark(original.body.body[min(first, len(lines) - 1)])
-        lines.insert(first, stmt(line + "\n"))
+        insert_before(lines, first, stmt(line + "\n"))
         return updated.with_changes(body=updated.body.with_changes(body=lines))
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from autograder.diagnosis.repair.base import (MethodRepair, Repair, code, expr, first, insert_before, is_attr, names,
+                                              parenthesized, stmt)
 from autograder.diagnosis.repair.train_loop import LOOP_REPAIRS
-from autograder.diagnosis.repair.base import MethodRepair, Repair, code, expr, first, is_attr, names, parenthesized, stmt
 
 
 class DivideByCount(MethodRepair):
@@ -109,7 +110,7 @@ class ZeroGradFirst(MethodRepair):
             return updated
         model = updated.params.params[0].name.value
         body = [line for line in loop.body.body if not _is_call(line, "zero_grad")]
-        body.insert(0, stmt(f"{model}.zero_grad()\n"))
+        insert_before(body, 0, stmt(f"{model}.zero_grad()\n"))  # under the comments above the step's first line
         self.change = self.change.format(model=model)
         self.mark(_steps_loop(original))
         return updated.deep_replace(loop, loop.with_changes(body=loop.body.with_changes(body=body)))
