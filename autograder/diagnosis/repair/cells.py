@@ -20,10 +20,11 @@ def read(text: str) -> list[tuple[int, int, int]]:
 
 
 def cell_of(cells: list[tuple[int, int, int]], line: int) -> tuple[int, int] | None:
-    """(cell number, line within the cell) of a line of the converted file."""
+    """(cell number, line within the cell) of a line of the converted file (a cell's first line there is its
+    `# In[N]:` marker, the cell's own text follows it)."""
     for number, first, last in cells:
-        if first <= line <= last:
-            return number, line - first + 1
+        if first < line <= last:
+            return number, line - first
     return None
 
 
