@@ -116,9 +116,11 @@ def grade_path(
     store: GoldenStore | None = None,
     name: str | None = None,
     forensics: bool = True,
+    repair: bool = True,
 ) -> Report:
     """Grade the submission at `path` (folder, .py or .zip) and return its Report. forensics: with [variants],
-    also sample the pool's operations (variants/forensics.py; off only to measure what it costs)."""
+    also sample the pool's operations (variants/forensics.py; off only to measure what it costs). repair: prove each
+    named mistake by repairing a copy of the code (diagnosis/repair/; off only to measure what it costs)."""
     started = time.monotonic()
     name = name or Path(path).name or Path(path).resolve().name or str(path)  # `.` by its real name
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
@@ -151,9 +153,10 @@ def grade_path(
                            only=task_ids, import_output=run.imports.output if failed else "",
                            import_errors=_import_errors(run.imports))
         # each named mistake repaired in a copy of the student's code, and its task's cases run on it (a child)
-        report = prove(report, root=prepared.root, files=prepared.files, cases=cases, goldens=goldens,
-                       rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol, level=rubric.feedback.diagnosis,
-                       run=lambda root, chosen: in_sandbox(root, chosen).outcomes, work=Path(work))
+        if repair:
+            report = prove(report, root=prepared.root, files=prepared.files, cases=cases, goldens=goldens,
+                           rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol, level=rubric.feedback.diagnosis,
+                           run=lambda root, chosen: in_sandbox(root, chosen).outcomes, work=Path(work))
     report = replace(report, duration=time.monotonic() - started)
     return replace(report, samples=samples_from(run.outcomes)) if samples else report
 

@@ -102,6 +102,9 @@ CASES = [
      ["return getattr(total, self.kind)() if self.use_act else total"]),
     (nn.ReturnValueOfOne, "layer", nn_("return outs[0] if len(outs) == 1 else outs", "return outs"),
      ["return outs[0] if len(outs) == 1 else outs"]),
+    (nn.ReturnValueOfOne, "layer", nn_("        outs = [u(x) for u in self.units]\n        return outs[0] if len(outs) == 1 "
+                                       "else outs", "        return [u(x) for u in self.units]"),
+     ["# one output per unit\nout = [u(x) for u in self.units]\nreturn out[0] if len(out) == 1 else out"]),
     (nn.ReturnAfterLoop, "layer", nn_("        outs = [u(x) for u in self.units]\n        return",
                                       "        outs = []\n        for u in self.units:\n            outs.append(u(x))\n"
                                       "            return"),

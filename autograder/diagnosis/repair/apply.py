@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
 from autograder.diagnosis.repair import backward, locate, nn, ops, ops_wiring, train
 from autograder.tasks import EVERY_OP
@@ -39,36 +38,65 @@ def repairs(task: str, mistake: str) -> tuple[type, ...]:
 
 def repaired(package: Path, task: str, mistakes: tuple[str, ...]) -> tuple[dict[str, str], dict[str, list[Edit]]]:
     """(path -> repaired text, for the files changed; mistake -> its edits, [] where no spot was found)."""
-    sources = {}
-    for path in sorted(package.rglob("*.py")):
-        if path.is_file() and not path.is_symlink() and path.stat().st_size <= MAX_BYTES:
-            try:
-                text = path.read_text(encoding="utf-8")
-                sources[path.relative_to(package).as_posix()] = (text, cst.parse_module(text))
-            except (UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
-                continue
-    where = locate.scope(task, [module for _, module in sources.values()])
+    texts = _texts(package)
+    sources = _parsed(texts, locate.needles(task))
+    where = locate.scope(task, list(sources.values()))
+    sources.update(_parsed({rel: t for rel, t in texts.items() if rel not in sources}, [f"def {name}" for name in where.names]))
     texts: dict[str, str] = {}
     edits: dict[str, list[Edit]] = {m: [] for m in mistakes}
     for mistake in mistakes:
         for repair in repairs(task, mistake):
-            for rel, (original, module) in sources.items():
-                before = texts.get(rel, original)
-                current = module if rel not in texts else cst.parse_module(before)
+            for rel, module in sources.items():
+                if not _may_hold(where, texts.get(rel) or module.code):
+                    continue
+                before = texts.get(rel) or module.code
                 transformer = repair(where)
-                after = MetadataWrapper(current).visit(transformer).code
-                if not transformer.lines or after == before:
+                after = (module if rel not in texts else cst.parse_module(before)).visit(transformer).code
+                if not transformer.marked or after == before:
                     continue
                 texts[rel] = after
-                edits[mistake].append(Edit(mistake, rel, tuple(sorted(set(transformer.lines))), transformer.change,
-                                           _first_written(before, after)))
+                lines, now = _changed(before, after)
+                edits[mistake].append(Edit(mistake, rel, lines, transformer.change, now))
     return texts, edits
 
 
-def _first_written(before: str, after: str) -> str:
+def _texts(package: Path) -> dict[str, str]:
+    """The package's Python files' texts (a file too large or not UTF-8 is left out: nothing proven there)."""
+    found = {}
+    for path in sorted(package.rglob("*.py")):
+        if path.is_file() and not path.is_symlink() and path.stat().st_size <= MAX_BYTES:
+            try:
+                found[path.relative_to(package).as_posix()] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+    return found
+
+
+def _parsed(texts: dict[str, str], needles) -> dict[str, cst.Module]:
+    """The files whose text holds one of the needles (a name the task's code needs), parsed."""
+    found = {}
+    for rel, text in texts.items():
+        if any(needle in text for needle in needles):
+            try:
+                found[rel] = cst.parse_module(text)
+            except (cst.ParserSyntaxError, RecursionError):
+                continue
+    return found
+
+
+def _may_hold(where, text: str) -> bool:
+    return any(f"def {name}" in text for name in where.names)
+
+
+def _changed(before: str, after: str) -> tuple[tuple[int, ...], str]:
+    """The lines of `before` a repair changed (a line added: the one it follows), and the first line it wrote."""
     a, b = before.splitlines(), after.splitlines()
+    lines: list[int] = []
+    written = ""
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        written = [line.strip() for line in b[j1:j2] if line.strip()] if tag in ("replace", "insert") else []
-        if written:
-            return written[0]
-    return ""
+        if tag == "equal":
+            continue
+        lines += [n + 1 for n in range(i1, i2) if a[n].strip()] if i2 > i1 else [max(i1, 1)]
+        new = [line.strip() for line in b[j1:j2] if line.strip()]
+        written = written or (new[0] if new else "")
+    return tuple(sorted(set(lines))), written

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import PositionProvider
 
 
 @dataclass(frozen=True)
@@ -37,14 +36,14 @@ class Frame:
 
 class Repair(cst.CSTTransformer):
     """Subclasses set `change` (the fix in words: "`+=` in place of `=`") and edit in their leave_ methods,
-    calling `mark(original_node)` for each statement they change."""
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    calling `mark(original_node)` for each statement they change (which lines changed is read off the texts
+    before and after: apply.py)."""
     change = ""
 
     def __init__(self, scope: Scope) -> None:
         super().__init__()
         self.scope = scope
-        self.lines: list[int] = []
+        self.marked = 0
         self._stack: list[Frame | str] = []   # a class's name, or a function's frame
 
     # -- where the visit stands ------------------------------------------------------------
@@ -91,8 +90,8 @@ class Repair(cst.CSTTransformer):
         frames = [f for f in self._stack if isinstance(f, Frame)]
         return frames[-1] if frames else None
 
-    def mark(self, original: cst.CSTNode) -> None:
-        self.lines.append(self.get_metadata(PositionProvider, original).start.line)
+    def mark(self, original: cst.CSTNode | None) -> None:
+        self.marked += 1
 
 
 class MethodRepair(Repair):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from autograder.diagnosis.repair import nn_params
-from autograder.diagnosis.repair.base import MethodRepair, Repair, code, expr, first, stmt
+from autograder.diagnosis.repair.base import MethodRepair, Repair, code, expr, first, names, stmt
 
 
 def _lines(fn):
@@ -85,7 +85,9 @@ class ApplyConfiguredActivation(NeuronRepair):
         act = lines[assigned[-1]].body[0].targets[0].target.value
         line = f"return getattr({act}, self.{activation})() if self.{nonlin} else {act}"
         self.change = self.change.format(line=line)
-        return _with(fn, lines[:assigned[-1] + 1] + [stmt(line + "\n")])
+        tail = lines[assigned[-1] + 1:]
+        new = stmt(line + "\n").with_changes(leading_lines=tail[0].leading_lines if tail else ())
+        return _with(fn, lines[:assigned[-1] + 1] + [new])
 
 
 class ReturnValueOfOne(MethodRepair):
@@ -104,14 +106,16 @@ class ReturnValueOfOne(MethodRepair):
         elif isinstance(value, cst.Name):
             out, added = value.value, []
         elif isinstance(value, (cst.ListComp, cst.List)):
-            out = "out" if "out" not in code(updated) else "outs"
+            out = "out" if "out" not in names(updated) else "outs"
             added = [stmt(f"{out} = {code(value)}\n")]
         else:
             return updated
         line = f"return {out}[0] if len({out}) == 1 else {out}"
         self.change = self.change.format(line=line)
         self.mark(original.body.body[-1])
-        return _with(updated, lines[:-1] + added + [stmt(line + "\n")])
+        new = added + [stmt(line + "\n")]
+        new[0] = new[0].with_changes(leading_lines=last.leading_lines)  # the comments above it stay above it
+        return _with(updated, lines[:-1] + new)
 
 
 class ReturnAfterLoop(MethodRepair):
