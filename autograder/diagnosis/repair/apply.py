@@ -38,20 +38,21 @@ def repairs(task: str, mistake: str) -> tuple[type, ...]:
 
 def repaired(package: Path, task: str, mistakes: tuple[str, ...]) -> tuple[dict[str, str], dict[str, list[Edit]]]:
     """(path -> repaired text, for the files changed; mistake -> its edits, [] where no spot was found)."""
-    texts = _texts(package)
-    sources = _parsed(texts, locate.needles(task))
+    originals = _texts(package)
+    sources = _parsed(originals, locate.needles(task))
     where = locate.scope(task, list(sources.values()))
-    sources.update(_parsed({rel: t for rel, t in texts.items() if rel not in sources}, [f"def {name}" for name in where.names]))
+    sources.update(_parsed({rel: t for rel, t in originals.items() if rel not in sources},
+                           [f"def {name}" for name in where.names]))
     texts: dict[str, str] = {}
     edits: dict[str, list[Edit]] = {m: [] for m in mistakes}
     for mistake in mistakes:
         for repair in repairs(task, mistake):
             for rel, module in sources.items():
-                if not _may_hold(where, texts.get(rel) or module.code):
+                before = texts.get(rel) or originals[rel]
+                if not _may_hold(where, before):
                     continue
-                before = texts.get(rel) or module.code
                 transformer = repair(where)
-                after = (module if rel not in texts else cst.parse_module(before)).visit(transformer).code
+                after = _visit(module if rel not in texts else cst.parse_module(before), transformer, where).code
                 if not transformer.marked or after == before:
                     continue
                 texts[rel] = after
@@ -82,6 +83,20 @@ def _parsed(texts: dict[str, str], needles) -> dict[str, cst.Module]:
             except (cst.ParserSyntaxError, RecursionError):
                 continue
     return found
+
+
+def _visit(module: cst.Module, transformer, where) -> cst.Module:
+    """The module through the transformer, which visits only the top-level classes and functions that hold a
+    function of the scope (the rest of a student's file is left as it is, unvisited)."""
+    body = [line.visit(transformer) if _holds(line, where) else line for line in module.body]
+    return module.with_changes(body=body)
+
+
+def _holds(line, where) -> bool:
+    if isinstance(line, cst.FunctionDef):
+        return line.name.value in where.names
+    return isinstance(line, cst.ClassDef) and any(
+        isinstance(inner, cst.FunctionDef) and inner.name.value in where.names for inner in line.body.body)
 
 
 def _may_hold(where, text: str) -> bool:

@@ -39,6 +39,7 @@ class Repair(cst.CSTTransformer):
     calling `mark(original_node)` for each statement they change (which lines changed is read off the texts
     before and after: apply.py)."""
     change = ""
+    everywhere = False   # look into functions outside the scope too (to read how __init__ keeps a thing)
 
     def __init__(self, scope: Scope) -> None:
         super().__init__()
@@ -54,10 +55,12 @@ class Repair(cst.CSTTransformer):
         self._stack.pop()
         return self.leave_class(original_node, updated_node)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         cls = self.class_here()
         params = tuple(p.name.value for p in (*node.params.posonly_params, *node.params.params))
-        self._stack.append(Frame(node.name.value, cls, params, _returned(node), node))
+        inside = self.method is not None or self.scope.holds(node.name.value, cls)
+        self._stack.append(Frame(node.name.value, cls, params, _returned(node) if inside else None, node))
+        return inside or self.everywhere  # a function outside the scope is not looked into
 
     def leave_FunctionDef(self, original_node, updated_node):
         self._stack.pop()

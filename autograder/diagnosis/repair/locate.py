@@ -41,7 +41,14 @@ def scope(task: str, modules: list[cst.Module]) -> Scope:
     if task in NN:
         return NN[task]
     name = method_name(task)
+    if any(_defines(m, name) for m in modules):  # `def __mul__` in a class: no need to look for other bindings
+        return Scope(frozenset({name}))
     return Scope(frozenset({name, *(a for m in modules for a in _aliases(m, name))}))
+
+
+def _defines(module: cst.Module, name: str) -> bool:
+    return any(isinstance(line, cst.ClassDef) and any(isinstance(inner, cst.FunctionDef) and inner.name.value == name
+                                                      for inner in line.body.body) for line in module.body)
 
 
 def _aliases(module: cst.Module, name: str) -> set[str]:

@@ -10,6 +10,7 @@ class ListBias(Repair):
     """bias_missing (parameters): Neuron's `return self.w` -> `return self.w + [self.b]`."""
     change = "the bias listed after the weights, `{line}`"
     bias = "b"
+    everywhere = True
 
     def visit_Assign(self, node: cst.Assign) -> None:
         frame = self.frame  # the attribute Neuron.__init__ keeps a single Value in: the bias
