@@ -80,5 +80,8 @@ def rubric_digest(rubric: Rubric) -> str:
     if variants is not None:  # [variants]: what draws every student's variant (a student's is drawn from the id,
         data["variants"] = variants_digest(rubric)  # which the store keys apart)
     data["forbidden_imports"] = sorted(data["forbidden_imports"])
+    feedback = data.pop("feedback")  # what a report shows of a named mistake ([feedback]): its own, once set
+    if feedback.diagnosis != "fix":
+        data["feedback"] = feedback.diagnosis
     payload = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:32]

@@ -4,7 +4,7 @@
            cases pass." (nothing where no repair was proven: there is no line to point at)
     rule   the catalogue's sentence (which rule is broken, and the fix in words), and where, when proven
     fix    the rule, and the fix itself when proven: "With `+=` in place of `=` on engine.py line 50
-           (`self.grad += other.data * out.grad`), all 10 mul cases pass."
+           (`me.grad += rhs.data * res.grad`), all 10 mul cases pass."
 A fix is never written unless the repair made every case of the task pass.
 """
 from __future__ import annotations

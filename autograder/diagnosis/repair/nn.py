@@ -91,7 +91,7 @@ class ApplyConfiguredActivation(NeuronRepair):
 
 
 class ReturnValueOfOne(MethodRepair):
-    """layer_list_for_one / layer_unwrap_by_inputs: `return out` -> `return out[0] if len(out) == 1 else out`."""
+    """layer_list_for_one / layer_unwrap_by_inputs: `return outs` -> `return outs[0] if len(outs) == 1 else outs`."""
     change = "the Value itself for a layer of one neuron: `{line}`"
 
     def fix_method(self, original, updated):

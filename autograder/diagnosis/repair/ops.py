@@ -213,7 +213,7 @@ class RightLocalDerivative(GradStatement):
 
 class AddOtherOperandsGrad(Repair):
     """one_operand_only: the closure sets one operand's grad: the other's added after it, the same statement
-    with the two operands' names swapped (`self.grad += other.data * out.grad` -> `other.grad += self.data ...`)."""
+    with the two operands' names swapped (`a.grad += b.data * res.grad` -> `b.grad += a.data * res.grad`)."""
     change = "the other operand's grad added"
 
     def leave_function(self, original_node, updated_node):
