@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.diagnosis.repair import backward
+from autograder.diagnosis.repair import backward, backward_walk
 from repairing import lines, repair
 
 RIGHT = '''
@@ -19,6 +19,37 @@ class Value:
                     visit(kid)
                 order.append(n)  # after its children
         visit(node)
+        node.grad = 1.0
+        for n in reversed(order):
+            n._backward()
+'''
+
+
+RECURSION = '''
+class Value:
+    def backward(node):
+        # my topological sort
+        node.grad = 1.0
+        def go(n):
+            n._backward()
+            for kid in n._prev:
+                go(kid)
+        go(node)
+'''
+
+STACK = '''
+class Value:
+    def backward(node):
+        # my topological sort
+        order, seen, todo = [], set(), [(node, False)]
+        while todo:
+            n, done = todo.pop()
+            if done:
+                order.append(n)
+            elif True:
+                seen.add(n)
+                todo.append((n, True))
+                todo.extend((kid, False) for kid in n._prev)
         node.grad = 1.0
         for n in reversed(order):
             n._backward()
@@ -52,6 +83,10 @@ CASES = [
     (backward.KeepGrads, edited("        node.grad = 1.0\n", "        for n in order:\n            n.grad = 0\n"
                                 "        node.grad = 1.0\n"), ["node.grad = 1.0\nfor n in reversed(order):"]),
     (backward.CallClosures, edited("n._backward()", "n._backward"), ["n._backward()"]),
+    (backward_walk.WalkInTopologicalOrder, RECURSION,
+     ["topo, visited = [], set()\ndef go(n):\nif n not in visited:\nvisited.add(n)\nfor kid in n._prev:\ngo(kid)\n"
+      "topo.append(n)\ngo(node)\nfor n in reversed(topo):\nn._backward()"]),
+    (backward_walk.CheckVisited, STACK, ["elif n not in seen:"]),
     (backward.VisitNodes, edited("if n not in seen:\n                seen.add(n)",
                                  "if n.data not in seen:\n                seen.add(n.data)"),
      ["if n not in seen:", "seen.add(n)"]),
@@ -60,6 +95,26 @@ CASES = [
 
 def _mistake(repair_class) -> str:
     return next(m for m, found in backward.REPAIRS.items() if repair_class in found)
+
+
+def test_does_a_walk_once_per_path_become_a_topological_walk_that_passes(tmp_path):
+    """The recursion repaired is a right backward(): run here on a graph of plain Python objects (the
+    student's snippet, not a submission: this test is the kit's own code)."""
+    texts, _ = repair(tmp_path, "backward", "no_topological_order", {"engine.py": RECURSION})
+    scope: dict = {}
+    exec(compile(texts["engine.py"], "engine.py", "exec"), scope)  # noqa: S102 - the kit's own snippet
+    Value = scope["Value"]
+
+    def node(prev=(), rule=None):
+        v = Value.__new__(Value)
+        v.grad, v._prev = 0.0, set(prev)
+        v._backward = (lambda: rule(v)) if rule else (lambda: None)
+        return v
+    a = node()
+    b = node([a], lambda v: setattr(a, "grad", a.grad + 2 * v.grad))      # b = 2a
+    c = node([a, b], lambda v: (setattr(a, "grad", a.grad + v.grad), setattr(b, "grad", b.grad + v.grad)))
+    Value.backward(c)                                                     # c = a + b = 3a
+    assert a.grad == 3.0
 
 
 @pytest.mark.parametrize("repair_class, source, written", CASES, ids=lambda x: getattr(x, "__name__", ""))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from autograder.diagnosis.repair.backward_walk import CheckVisited, WalkInTopologicalOrder
 from autograder.diagnosis.repair.base import MethodRepair, Repair, code, expr, first, insert_before, is_attr, names, owner, stmt
 
 
@@ -284,4 +285,5 @@ REPAIRS = {
     "backward_resets_grads": (KeepGrads,),
     "closures_not_called": (CallClosures,),
     "visited_by_value": (VisitNodes,),
+    "no_topological_order": (WalkInTopologicalOrder, CheckVisited),
 }
