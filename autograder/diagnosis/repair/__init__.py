@@ -63,6 +63,8 @@ def _task(task: TaskResult, root, files, cases, goldens, rel_tol, abs_tol, level
         texts, edits = repaired(package, task.id, ids)
     except ImportError:  # no libcst where the kit runs: nothing proven, as before
         texts, edits = {}, {}
+    except (RecursionError, SyntaxError, ValueError):  # code nested past what LibCST can walk: nothing proven
+        texts, edits = {}, {}
     proofs: dict[str, Proof] = {}
     withdrawn = False
     if own and texts and any(edits.values()):

@@ -12,8 +12,10 @@ import libcst as cst
 from autograder.diagnosis.repair import backward, locate, nn, ops, ops_wiring, train
 from autograder.tasks import EVERY_OP
 
-# a file past this is not parsed (a student's engine.py is a few KB): a repair proves nothing there
+# a file past this is not parsed (a student's engine.py is a few KB), nor the files past the total: a repair
+# proves nothing there
 MAX_BYTES = 200_000
+MAX_TOTAL = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -75,9 +77,9 @@ def _texts(package: Path) -> dict[str, str]:
 
 def _parsed(texts: dict[str, str], needles) -> dict[str, cst.Module]:
     """The files whose text holds one of the needles (a name the task's code needs), parsed."""
-    found = {}
+    found, total = {}, 0
     for rel, text in texts.items():
-        if any(needle in text for needle in needles):
+        if any(needle in text for needle in needles) and (total := total + len(text)) <= MAX_TOTAL:
             try:
                 found[rel] = cst.parse_module(text)
             except (cst.ParserSyntaxError, RecursionError):

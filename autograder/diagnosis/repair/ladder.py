@@ -37,7 +37,7 @@ def shown(found: Diagnosis, proof: Proof | None, task: str, level: str) -> Diagn
                                        f"{proof.cases} {task} cases pass.")
     if level == "rule":
         return proven
-    written = f" (`{proof.now}`)" if proof.now and len(proof.now) <= 90 else ""
+    written = f" (`{proof.now}`)" if proof.now and len(proof.now) <= 90 and proof.now not in proof.change else ""
     also = " and the other change named here" if proof.together else ""
     return replace(proven, fix=f"With {proof.change} on {place(proof.where, proof.lines)}{written}{also}, all "
                                f"{proof.cases} {task} cases pass.")
