@@ -47,7 +47,9 @@ def case(case_id: str, notebook: str | None = None) -> bool:
         return True
     print(f"{case_id}: {found.title}" if found.title else case_id)
     for d in task.diagnosis:
-        print(f"  likely mistake: {d.message}")
+        print(f"  {'mistake' if d.proven else 'likely mistake'}: {d.message}")
+        if d.fix:
+            print(f"  fix: {d.fix}")
     print(f"  [{found.status}] {found.message}")
     for line in found.details:
         print(f"      {line}")
