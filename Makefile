@@ -17,9 +17,13 @@ TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 # runs from its own root, whose `autograder/` is the package
 EDITABLE_QUIET := PYTHONWARNINGS="ignore:Editable installation"
 
+# pip runs --quiet (its own progress bars flood a log): a note before each long step says what comes and how
+# long it takes, so a log or CI is never silent for minutes with nothing said
 $(VENV)/.installed: pyproject.toml
+	@echo "setup: a virtual environment in $(VENV), then the kit's packages (about 2 minutes the first time; pip is quiet meanwhile)"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --upgrade pip
+	@echo "setup: torch, the CPU build (about 200 MB: a minute or so)"
 	@if $(PY) -c "import urllib.request as u; u.urlopen('$(TORCH_INDEX)/torch/', timeout=15)" 2>/dev/null; then \
 	  echo "$(PIP) install --index-url $(TORCH_INDEX) '$(TORCH)'"; \
 	  $(PIP) install --index-url $(TORCH_INDEX) '$(TORCH)'; \
@@ -28,7 +32,9 @@ $(VENV)/.installed: pyproject.toml
 	    torch.__version__, 'came from the index pip is configured with:', 'the CPU build' if torch.version.cuda is None \
 	    else 'a CUDA build (make clean setup where that index is reachable gives the CPU one)')"; \
 	fi
+	@echo "setup: the kit and its libraries (otter-grader, nbgrader, dask, matplotlib...: a minute or so)"
 	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks,dask,lti]'   # notebooks: otter-grader, nbgrader; dask: --executor; lti: pylti1p3
+	@echo "setup: done"
 	touch $@
 
 # bubblewrap gives student code no network, a private /tmp and a narrow view of

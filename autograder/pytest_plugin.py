@@ -46,18 +46,23 @@ class SubmissionCollector(pytest.Collector):
 
     def collect(self):
         try:
-            variant = _handout_variant()
+            variant = _handout_variant(_submission(self.config))
         except UserError as err:   # an edited variant file: its one line, no traceback
             raise self.CollectError(f"autograder: {err}") from None
         for task in TASK_IDS + variant.tasks:
             yield TaskItem.from_parent(self, name=f"test_{task}", task=task)
 
 
-def _handout_variant():
-    """The variant of the handout this runs in (its extra operation is one more test), else the base one."""
-    from autograder.config import Rubric
-    from autograder.variants.handout_file import handout_rubric
-    return handout_rubric(Rubric()).variant
+def _handout_variant(submission: Path):
+    """The variant of the handout this runs in (its extra operation is one more test), else the base one:
+    checked against the course's key in the handout's assignment.toml, as the grading of it is."""
+    from autograder import paths
+    from autograder.config import load_rubric
+    from autograder.variants.handout_file import VARIANT_FILE, handout_rubric
+    from autograder.variants.model import BASE
+    if not (paths.KIT_ROOT / "autograder" / VARIANT_FILE).is_file():
+        return BASE   # the rubric is read by each task then: a broken one fails each in one line
+    return handout_rubric(load_rubric(search=submission if submission.is_dir() else submission.parent)).variant
 
 
 class TaskFailed(Exception):

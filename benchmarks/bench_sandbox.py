@@ -39,20 +39,21 @@ from autograder.runner import levels, run_cases  # noqa: E402
 def probe_seconds(name: str, python: str) -> tuple[bool, str, float]:
     levels._get.cache_clear()
     if name == "bubblewrap":
-        from autograder.runner import bwrap_probe
+        from autograder.runner.levels.bwrap import probe as bwrap_probe
         bwrap_probe.probe.cache_clear()
     started = time.perf_counter()
     level, why = levels._get(name, python)
     return level is not None, why, time.perf_counter() - started
 
 
-UID0 = "bubblewrap-uid0"  # bubblewrap without the child's own uid (bwrap.py): --fallback
+UID0 = "bubblewrap-uid0"  # bubblewrap without the child's own uid (levels/bwrap/level.py): --fallback
 
 
 def bench(python: str, cases, rubric, repeats: int, fallback: bool = False) -> list[str]:
     """One line per level; the levels take turns, run by run, so that a busy machine's drift
     falls on all of them alike."""
-    from autograder.runner import bwrap_probe, session
+    from autograder.runner import session
+    from autograder.runner.levels.bwrap import probe as bwrap_probe
 
     available, lines, names = {}, {}, list(levels.NAMES)
     for name in levels.NAMES:

@@ -29,7 +29,7 @@ sys.path.insert(0, str(KIT))
 
 from autograder.config import load_rubric  # noqa: E402
 from autograder.grading import limits_for, select_cases  # noqa: E402
-from autograder.runner import sandbox  # noqa: E402
+from autograder.runner import conversation  # noqa: E402
 from autograder.runner.session import run_cases  # noqa: E402
 
 SPENT = {"poll": 0.0, "write": 0.0, "read": 0.0}
@@ -61,12 +61,12 @@ def timed(name: str, call):
 
 
 def time_system_calls() -> None:
-    """sandbox.py's poll, os.write and os.read, timed (the module's own names, nothing else's)."""
+    """conversation.py's poll, os.write and os.read (the child's pipes), timed (that module's own names only)."""
     names = {name: getattr(select, name) for name in dir(select) if not name.startswith("_")}
-    sandbox.select = type("TimedSelect", (), {**names, "poll": staticmethod(TimedPoll)})
+    conversation.select = type("TimedSelect", (), {**names, "poll": staticmethod(TimedPoll)})
     names = {name: getattr(os, name) for name in dir(os) if not name.startswith("_")}
-    sandbox.os = type("TimedOs", (), {**names, "write": staticmethod(timed("write", os.write)),
-                                      "read": staticmethod(timed("read", os.read))})
+    conversation.os = type("TimedOs", (), {**names, "write": staticmethod(timed("write", os.write)),
+                                           "read": staticmethod(timed("read", os.read))})
 
 
 def medians(path: Path, runs: int) -> tuple[dict, dict, int]:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(KIT))
 
 from autograder.config import load_rubric  # noqa: E402
 from autograder.grading import limits_for, select_cases  # noqa: E402
-from autograder.runner.level import interpreter  # noqa: E402
+from autograder.runner.levels.basic import interpreter  # noqa: E402
 from autograder.runner.packages import package_paths  # noqa: E402
 from autograder.submission.load import prepare  # noqa: E402
 

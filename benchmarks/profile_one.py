@@ -29,9 +29,9 @@ from autograder.goldens import GoldenStore  # noqa: E402
 from autograder.grading import limits_for, select_cases  # noqa: E402
 from autograder.report.html_report import render_feedback  # noqa: E402
 from autograder.report.json_report import render_json  # noqa: E402
-from autograder.runner.level import interpreter  # noqa: E402
+from autograder.runner.levels.basic import interpreter  # noqa: E402
 from autograder.runner.levels import current  # noqa: E402
-from autograder.runner.zygote_level import ZygoteLevel, wanted  # noqa: E402
+from autograder.runner.levels.zygote.level import ZygoteLevel, wanted  # noqa: E402
 from autograder.runner.session import run_cases  # noqa: E402
 from autograder.scoring.score import score_run  # noqa: E402
 from autograder.submission.load import prepare  # noqa: E402

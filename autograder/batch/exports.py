@@ -51,7 +51,7 @@ def _feedback_html(row: BatchRow) -> bytes:
 
 def _gradebook(rows: Sequence[BatchRow], summary: dict) -> bytes:
     from autograder.report.csv_report import render_gradebook
-    return render_gradebook(rows).encode("utf-8")
+    return render_gradebook(rows, summary.get("roster")).encode("utf-8")
 
 
 def _summary_json(rows: Sequence[BatchRow], summary: dict) -> bytes:
@@ -102,8 +102,10 @@ STUDENT_EXPORTS: tuple[StudentExport, ...] = (
 CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py", "report/trouble.py")),
     ClassExport(SUMMARY_JSON, _summary_json, renderers=("report/summary.py", "report/trouble.py", "diagnosis/catalogue.py")),
-    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "report/trouble.py", "diagnosis/catalogue.py")),
+    ClassExport(SUMMARY_MD, _summary_md, renderers=("report/summary.py", "report/trouble.py", "diagnosis/catalogue.py",
+                                                    "report/roster_section.py")),
     ClassExport(SUMMARY_HTML, _summary_html, renderers=("report/summary_html.py", "report/summary.py", "report/trouble.py",
+                                                        "report/roster_section.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
     ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True,

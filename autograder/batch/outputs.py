@@ -84,15 +84,16 @@ class OutputFiles:
             self._files.write(f"{export.folder}/{name}{export.suffix}", _inputs(export.folder, key, *more),
                               lambda render=export.render: render(row))
 
-    def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = ()) -> Written:
-        """Every student's files (those already written checked again), then the gradebook and summary."""
+    def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = (), roster=None) -> Written:
+        """Every student's files (those already written checked again), then the gradebook and summary.
+        roster: the class list (batch/class_list.py), whose unrostered and missing students they name."""
         from autograder.report.summary import build_summary  # the class's only: not imported before grading
 
         out_dir = self.out_dir
         written = Written(out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
                           out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML,
                           build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
-                                        intake=intake))
+                                        intake=intake, roster=roster))
         summary_key = _sha(json_text(written.summary))
         for export in CLASS_EXPORTS:  # a costly file made elsewhere (the histogram's painter) starts first
             if export.ahead and (not export.only_with or export.only_with in written.summary) \

@@ -26,6 +26,7 @@ from autograder.batch.sigint import sigint_blocked
 PAINTER_MIN = 20        # submissions to grade for a painter of its own
 STEP_SECONDS = 0.1      # a painter still importing at the end is awaited while it gets CPU in each step
 READY_SECONDS = 5.0     # and this long at most (where its CPU can't be read: 0.5 s)
+END_SECONDS = 1.0       # a painter not asked to draw is given this long to end on its own, then killed
 DRAW_SECONDS = 5.0      # its drawing, at normal priority (~0.07 s), is awaited this long at most
 _STARTED: list = []     # the painter, or the importing thread
 
@@ -116,7 +117,7 @@ class _Painter:
 
     def end(self) -> None:
         self.conn.close()  # a waiting painter reads the end and exits
-        self.process.join(timeout=1)
+        self.process.join(timeout=END_SECONDS)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()

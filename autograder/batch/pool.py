@@ -10,11 +10,15 @@ exactly once, in the parent process.
 
 Workers start warm (worker.start_worker: the kit imported, the sandbox probed, its zygote started),
 and the first pool's start overlaps what the caller prepares meanwhile (the goldens).
+Workers end with the grading process however it dies (SIGKILL, the OOM killer): each asks the kernel
+for SIGKILL on its parent's death (runner/parent_death.py), which is sent when the thread that started
+it ends: the one calling grade_parallel, which waits for them.
 """
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import os
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -72,7 +76,7 @@ class _Pool:
         self.slots = context.RawArray("q", width)   # per worker: the seq of the job it started (0: none yet)
         self.taken = context.Value("i", 0)          # how many workers have taken a slot
         self.executor = ProcessPoolExecutor(max_workers=width, mp_context=context, initializer=start_worker,
-                                            initargs=(self.slots, self.taken, grade_one, fields))
+                                            initargs=(self.slots, self.taken, grade_one, fields, os.getpid()))
         with sigint_blocked():  # workers are born deaf to Ctrl-C
             for _ in range(width):  # each submit starts a worker (spawned lazily): all start warming now
                 self.executor.submit(int)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from autograder.batch.class_list import (ClassList, Roster, class_list, entries_of, not_on_roster, remembered_roster,
+                                         roster_id, still_in, unrostered_entries)
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
@@ -27,6 +29,8 @@ from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
+from autograder.batch.regrade import LastClass, class_order, kept_rows, kept_students
+from autograder.batch.regrade_changes import say_changes
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
 from autograder.config import Rubric
@@ -67,6 +71,9 @@ class BatchResult(ClassRows):
     reused: int                    # taken from the store
     out_dir: Path
     written: Written
+    roster: ClassList | None = None  # what the roster says of the class (unrostered, missing)
+    kept: int = 0                  # rows of the folder's last class kept as they were (not in this run)
+    changed: int | None = None     # scores a regrade changed (regrade-changes.csv), None: no regrade
 
 
 def grade_batch(
@@ -80,37 +87,68 @@ def grade_batch(
     progress: bool = True,
     intake: Sequence[str] = (),
     executor: Executor = LOCAL,
+    roster: Roster | None = None,
 ) -> BatchResult:
     """intake: what discovering the entries said (files not graded, junk): kept in the summary.
-    executor: where the submissions are graded (executors.py; the local process pool by default)."""
+    executor: where the submissions are graded (executors.py; the local process pool by default).
+    roster: the class list (class_list.py); None: the one the output folder remembers, if any."""
     entries = list(entries)
     out_dir = Path(out_dir)
     check_entries(entries, out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
-            files = OutputFiles(out_dir, [e.student for e in entries], store.outputs())
-            rows, graded = grade_rows(entries, store, rubric=rubric, workers=workers, regrade=regrade,
-                                      grade_one=grade_one, progress=progress, executor=executor,
-                                      on_row=files.write_student)
-            written = files.finish(rows, tuple(intake))
+            roster = remembered_roster(store, roster)
+            last = LastClass.read(store)
+            on = None if roster is None else set(roster.ids)
+            kept = kept_students(last, [e.student for e in entries],
+                                 None if on is None else lambda s: still_in(last, s, on))
+            unrostered = unrostered_entries(entries, roster, rubric)
+            to_grade = [e for e in entries if e.student not in unrostered]
+            before = kept_rows(store, last, [e.student for e in to_grade if e.student in last.keys]) \
+                if last is not None and regrade else {}
+            old = kept_rows(store, last, kept) if kept else {}
+            for e in entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
+                unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)
+                entries.append(e)
+            order = class_order(last, [e.student for e in entries], [*old, *(s for s in kept if s in unrostered)])
+            files = OutputFiles(out_dir, order, store.outputs())
+            keys: dict[str, GradeKey] = {}
+            graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
+                                             grade_one=grade_one, progress=progress, executor=executor,
+                                             on_row=files.write_student, keys_out=keys)
+            by_student = {r.student: r for r in (*old.values(), *graded_rows)}
+            by_student.update({e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
+                               for e in entries if (why := unrostered.get(e.student))})
+            rows = tuple(by_student[s] for s in order if s in by_student)
+            listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
+            written = files.finish(rows, tuple(intake), roster=listed)
             store.set_outputs(files.record)
+            changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
+            all_keys = {**(last.keys if last else {}), **keys}
+            LastClass.write(store, rows, {s: all_keys[s] for s in by_student if s in all_keys}, rubric)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     finally:
         painter.stop()
-    return BatchResult(rows, graded, len(entries) - graded, out_dir, written)
+    return BatchResult(rows, graded, len(to_grade) - graded + len(old), out_dir, written, listed, len(old), changed)
+
+
+def _unrostered_report(entry: Entry, why: str, rubric: Rubric) -> Report:
+    from autograder.scoring import crashed_report
+    return crashed_report(entry.student, why, rubric, sandbox="none")
 
 
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
                grade_one: GradeOne, progress: bool, executor: Executor,
-               on_row: Callable[[BatchRow], None] | None = None) -> tuple[tuple[BatchRow, ...], int]:
+               on_row: Callable[[BatchRow], None] | None = None,
+               keys_out: dict[str, GradeKey] | None = None) -> tuple[tuple[BatchRow, ...], int]:
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
     on_row(row) as each is stored. Returns (rows, how many this run graded)."""
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants])
     rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
-    keys: dict[str, GradeKey] = {}
+    keys: dict[str, GradeKey] = {} if keys_out is None else keys_out
     stored: dict[str, BatchRow] = {}
 
     def read_store() -> None:

@@ -10,7 +10,8 @@ crashed (an exception, a dead worker): the next run retries those.
 
 A second table, `outputs`, remembers each output file the batch wrote (outputs.py):
 a digest of what it was made from and the file's stat after writing, so a resumed run
-rewrites only what changed or what someone else touched.
+rewrites only what changed or what someone else touched. A third, `meta`, remembers what a later run
+into the folder needs: the roster, and the last class (its students and their grades' keys, the rubric).
 """
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ CREATE TABLE IF NOT EXISTS grades (
 """
 _OUTPUTS = """
 CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, inputs TEXT NOT NULL, stat TEXT NOT NULL)
+"""
+_META = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
@@ -73,6 +77,7 @@ class Store:
                                  "grade into a new --out folder")
             self._db.execute(_TABLE)
             self._db.execute(_OUTPUTS)
+            self._db.execute(_META)
             self._db.execute(f"PRAGMA user_version = {SCHEMA}")
             self._db.commit()
         except sqlite3.DatabaseError as err:
@@ -129,6 +134,16 @@ class Store:
             self._db.execute("DELETE FROM outputs")
             self._db.executemany("INSERT INTO outputs (path, inputs, stat) VALUES (?, ?, ?)",
                                  [(path, inputs, stat) for path, (inputs, stat) in outputs.items()])
+
+    def meta(self, key: str) -> str | None:
+        """What the output folder remembers under key (the roster, the last class: batch/class_list.py,
+        batch/regrade.py), or None."""
+        found = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return found[0] if found else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM grades").fetchone()[0]

@@ -60,11 +60,16 @@ def ignore_sigint() -> None:
 _SLOT: list = []
 
 
-def start_worker(slots, taken, grade_one: GradeOne, rubric: dict) -> None:
-    """Pool initializer: deaf to Ctrl-C, a slot of its own in `slots` (where it says which job it has started:
-    only those are suspects when a worker dies), and warm before the first job arrives. Never raises: a
+def start_worker(slots, taken, grade_one: GradeOne, rubric: dict, parent: int | None = None) -> None:
+    """Pool initializer: deaf to Ctrl-C, ended with the grading process `parent` however it dies (its zygote and
+    children with it: runner/parent_death.py), a slot of its own in `slots` (where it says which job it has
+    started: only those are suspects when a worker dies), and warm before the first job arrives. Never raises: a
     raising initializer would break the pool before any job could start."""
     ignore_sigint()
+    if parent is not None:
+        from autograder.runner.parent_death import dier
+
+        dier(parent)()
     try:
         with taken.get_lock():
             index = taken.value

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from autograder.cases.hints import HINTS
+from autograder.cases.hints import TASK_HINTS, Hint
 from autograder.cases.model import Case, Visibility
 from autograder.tasks import OPS, VARIANT_OPS
 
@@ -11,12 +11,13 @@ from autograder.tasks import OPS, VARIANT_OPS
 SYMBOL = {name: op.symbol for name, op in OPS.items()}
 
 def case(task: str, name: str, program: str, params: dict, *, title: str,
-         derivation: str = "", hint: str = "", visibility: Visibility = "public",
+         derivation: str = "", hint: Hint | None = None, visibility: Visibility = "public",
          needs: tuple[str, ...] = ()) -> Case:
     """A Case with id "<task>/<name>" and the task's hint unless one is given."""
+    hint = hint or TASK_HINTS[task]
     return Case(
         id=f"{task}/{name}", task=task, program=program, params=params, visibility=visibility,
-        title=title, derivation=derivation, hint=hint or HINTS[task], needs=needs,
+        title=title, derivation=derivation, hint=hint.text, hint_when=hint.when, needs=needs,
     )
 
 

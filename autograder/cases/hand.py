@@ -10,38 +10,43 @@ from __future__ import annotations
 import math
 
 from autograder.cases.common import case, describe_local, fmt
+from autograder.cases.hints import Hint
 from autograder.cases.model import Case
 from autograder.cases.worked import LECTURE, Worked
 
 
-ACCUMULATE = ("The input already held a grad (from another use of it in a bigger graph): the closure must add "
-              "its share to it (+=), not replace it (=).")
+ACCUMULATE = Hint("The input already held a grad (from another use of it in a bigger graph): the closure must add "
+                  "its share to it (+=), not replace it (=).", "replaced")
 
 # hints more precise than the task's, for the cases that catch one mistake in particular:
 # by case name, or by "task/name" where the name alone would also match another task's case
 HINTS = {
-    "a-plus-a": "The same Value is both inputs: with =, the second assignment overwrites the first share; "
-                "with +=, both shares add up.",
-    "x-times-x": "The same Value is both factors: each use gets out.grad times the other factor, and "
-                 "with += they add up to 2 * a * out.grad.",
+    "a-plus-a": Hint("The same Value is both inputs: with =, the second assignment overwrites the first share; "
+                     "with +=, both shares add up.", "replaced"),
+    "x-times-x": Hint("The same Value is both factors: each use gets out.grad times the other factor, and "
+                      "with += they add up to 2 * a * out.grad; with = the second share overwrites the first.",
+                      "replaced"),
     "accumulate": ACCUMULATE,
-    "reflected": "Python turns a number on the left into a call of your Value's reflected method (3 + a is "
-                 "a.__radd__(3), 3 * a is a.__rmul__(3)): it must exist and return self + other (self * other). The "
-                 "forward code wraps the number in a Value; the closure's rule for the Value input is what is graded.",
-    "number": "The forward code wraps the number in a Value first (other = other if isinstance(other, Value) else "
-              "Value(other)): a plain number has no .data or .grad. The closure's rule for a is what is graded.",
-    "relu/at-zero": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, not >= 0.",
-    "relu/at-zero-held": "At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, "
-                         "not >= 0; and add to the grad already there.",
-    "relu/negative": "Where the input is negative relu is flat: the input gets no gradient.",
-    "tanh/L-neuron": "1 - t**2 with t the output tanh(a) (out.data), not 1 - a**2.",
+    "reflected": Hint("Python turns a number on the left into a call of your Value's reflected method (3 + a is "
+                      "a.__radd__(3), 3 * a is a.__rmul__(3)): it must exist and return self + other (self * other). "
+                      "The forward code wraps the number in a Value; the closure's rule for the Value input is what "
+                      "is graded.", "number_left"),
+    "number": Hint("The forward code wraps the number in a Value first (other = other if isinstance(other, Value) "
+                   "else Value(other)): a plain number has no .data or .grad. The closure's rule for a is what is "
+                   "graded.", "number_right"),
+    "relu/at-zero": Hint("At exactly 0 the derivative is 0: pass the gradient on only where the output is > 0, "
+                         "not >= 0.", "at_zero"),
+    "relu/at-zero-held": Hint("At exactly 0 the derivative is 0: pass the gradient on only where the output is "
+                              "> 0, not >= 0; the grad already there stays as it is.", "at_zero"),
+    "relu/negative": Hint("Where the input is negative relu is flat: the input gets no gradient.", "flat_gets_grad"),
+    "tanh/L-neuron": Hint("1 - t**2 with t the output tanh(a) (out.data), not 1 - a**2.", "at_input"),
 }
 
 
 def _local(task: str, name: str, derivation: str, **p) -> Case:
     p = {"op": task, **p}
     return case(task, f"hand-{name}", "ops.local", p, title=describe_local(p), derivation=derivation,
-                hint=HINTS.get(f"{task}/{name}", HINTS.get(name, "")))
+                hint=HINTS.get(f"{task}/{name}", HINTS.get(name)))
 
 
 def add_cases(worked: Worked = LECTURE) -> list[Case]:
@@ -153,5 +158,5 @@ def relu_cases() -> list[Case]:
              derivation="n0 = 2*x0 + 1.5*x1 = 3 - 3 = 0, n1 = relu(n0) = 0, n2 = 4*n1 + x0 is the output. relu's "
                         "derivative at 0 is 0, so n0.grad = 0 and only the direct path reaches x0: x0.grad = 1 * "
                         "out.grad = 2, x1.grad = 0.",
-             hint=HINTS["relu/at-zero"]),
+             hint=Hint(HINTS["relu/at-zero"].text, "passes_at_zero")),
     ]

@@ -8,6 +8,7 @@ in creation order; the root is the last node.
 from __future__ import annotations
 
 from autograder.cases.common import case
+from autograder.cases.hints import Hint
 from autograder.cases.model import Case
 
 
@@ -17,15 +18,19 @@ def node(args, coefs) -> dict:
 
 # hints more precise than the task's, for the cases that catch one mistake in particular
 HINTS = {
-    "chain": "Call _backward() from the output back to the leaves: the reverse of the topological order, "
-             "where every node comes after its children (append a node after visiting its children).",
-    "diamond": "A node reached along two paths must be ordered, and its _backward() called, once: keep "
-               "a visited set while building the order.",
-    "twice": "backward() adds to the leaves' grads (the closures use +=); it must not reset them.",
-    "leaf-root": "Seed the output's grad with 1 (dL/dL) before the closures run, even on a single node.",
-    "equal-values": "Remember the nodes you have visited, not their values: two different nodes can hold "
-                    "the same number.",
-    "keep-leaf-grads": "backward() adds to the leaves' grads (the closures use +=); it must not reset them.",
+    "chain": Hint("Call _backward() from the output back to the leaves: the reverse of the topological order, "
+                  "where every node comes after its children (append a node after visiting its children).",
+                  "order_wrong"),
+    "diamond": Hint("A node reached along two paths must be ordered, and its _backward() called, once: list it "
+                    "the first time it is reached, and never again.", "visited_twice"),
+    "twice": Hint("backward() adds to the leaves' grads (the closures use +=); it must not reset them.",
+                  "grads_reset"),
+    "leaf-root": Hint("Seed the output's grad with 1 (dL/dL) before the closures run, even on a single node.",
+                      "not_seeded"),
+    "equal-values": Hint("Remember the nodes you have visited, not their values: two different nodes can hold "
+                         "the same number.", "node_skipped"),
+    "keep-leaf-grads": Hint("backward() adds to the leaves' grads (the closures use +=); it must not reset them.",
+                            "grads_reset"),
 }
 
 
@@ -34,7 +39,7 @@ def _case(name: str, title: str, derivation: str, leaves, nodes, calls=1, preset
     if preset:
         p["preset"] = [float(g) for g in preset]
     return case("backward", f"hand-{name}", "backward.graph", p, title=title, derivation=derivation,
-                hint=HINTS.get(name, ""))
+                hint=HINTS.get(name))
 
 
 def backward_cases() -> list[Case]:

@@ -6,6 +6,7 @@ neuron cases use it, and their derivations say what it gives.
 from __future__ import annotations
 
 from autograder.cases.common import case, fmt
+from autograder.cases.hints import Hint
 from autograder.cases.model import Case
 from autograder.cases.worked import LECTURE, Worked
 from autograder.tasks import OPS
@@ -33,13 +34,13 @@ def neuron_cases(activation: str, worked: Worked = LECTURE) -> list[Case]:
              title="a linear neuron (nonlin=False): w . x + b, no activation",
              derivation="0.5 * 1 + -1 * 2 + 2 * 3 + -5.25 = -0.75, returned as it is (negative, so that an "
                         "activation applied by mistake would change it: relu to 0, tanh to -0.635).",
-             hint="With nonlin=False the neuron returns w . x + b itself, with no activation."),
+             hint=Hint("With nonlin=False the neuron returns w . x + b itself, with no activation.", "failed")),
         case("neuron", "hand-value-inputs", "nn.neuron", {**p, "x_values": True},
              title="Karpathy's neuron with the inputs given as Values",
              derivation=L + " The inputs are Values here (as in a second layer): the output must stay "
                             "connected to them, so backward() can reach x too.",
-             hint="Multiply the weights by the input Values themselves, not by their .data: the output "
-                  "must stay connected to x."),
+             hint=Hint("Multiply the weights by the input Values themselves, not by their .data: the output "
+                       "must stay connected to x.", "disconnected")),
         case("neuron", "hand-negative", "nn.neuron", {**neg, "x_values": False},
              title=f"{activation} of a negative w . x + b",
              derivation=f"1 * -1 + 1 * 0.25 - 0.5 = -1.25; {activation}(-1.25) = {fmt(_act(activation, zneg))}."),
@@ -56,7 +57,8 @@ def layer_cases() -> list[Case]:
         case("layer", "hand-one", "nn.layer", {"nin": 3, "nout": 1, "x": [1.0, 2.0, -1.0], "x_values": False},
              title="Layer(3, 1): one neuron gives its Value itself, not a list",
              derivation=why + "1*1 + 2*2 + 3*-1 = 2; a layer of one neuron returns that Value (is_single = 1).",
-             hint="With one neuron, return out[0], not [out[0]]: the MLP's last layer then gives a Value."),
+             hint=Hint("With one neuron, return out[0], not [out[0]]: the MLP's last layer then gives a Value.",
+                       "listed_one")),
         case("layer", "hand-value-inputs", "nn.layer", {"nin": 2, "nout": 2, "x": [2.0, 0.5], "x_values": True},
              title="Layer(2, 2) on inputs given as Values",
              derivation=why + "1*2 + 2*0.5 = 3, so the outputs are [3, 4]."),
@@ -86,8 +88,8 @@ def mlp_call_cases(activation: str) -> list[Case]:
     def call(name, nin, nouts, x, title, derivation):
         p = {"nin": nin, "nouts": nouts, "x": x, "activation": activation}
         return case("mlp", f"hand-call-{name}", "nn.mlp_call", p, title=title, derivation=stand_in + derivation,
-                    hint="MLP.__call__ feeds each layer the previous layer's output, every layer in order, "
-                         "the last one included, and returns what the last layer returned.")
+                    hint=Hint("MLP.__call__ feeds each layer the previous layer's output, every layer in order, "
+                              "the last one included, and returns what the last layer returned.", "failed"))
     return [
         call("README", 3, [4, 4, 1], [1.0, 0.5, -1.0], "MLP(3, [4, 4, 1]) called on x = (1, 0.5, -1)",
              "Layer 0: 1 + 1 - 3 = -1, so 9, 10, 11, 12; layer 1: 20 + 9 + 20 + 33 + 48 = 130, so 130 ... 133; "
@@ -124,7 +126,7 @@ def zero_grad_cases() -> list[Case]:
 
 
 def mse_loss_cases() -> list[Case]:
-    def mse(name, preds, targets, values, title, derivation, hint=""):
+    def mse(name, preds, targets, values, title, derivation, hint=None):
         p = {"predictions": preds, "targets": targets, "targets_values": values}
         return case("mse_loss", f"hand-{name}", "train.mse", p, title=title, derivation=derivation, hint=hint)
     return [
@@ -136,7 +138,7 @@ def mse_loss_cases() -> list[Case]:
             "errors -0.5, -1.5; (0.25 + 2.25) / 2 = 1.25."),
         mse("mean-not-sum", [1.0, 1.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0], False, "four errors of 1: the mean is 1",
             "Each square is 1; their mean is 1 (their sum, 4, is not the mean squared error).",
-            hint="Divide the sum of squares by the number of predictions."),
+            hint=Hint("Divide the sum of squares by the number of predictions.", "summed")),
     ]
 
 
@@ -153,8 +155,8 @@ def train_cases() -> list[Case]:
              derivation=step1 + " Step 2 (grads zeroed first): z = (1.7, 2.95), loss 0.59625, grads -2.4 and "
              "-1.35, so w = 1.49, b = 0.585. Step 3: loss 0.097425; w = 1.5695, b = 0.621. Without zero_grad() "
              "step 2 would use -7.5 - 2.4 = -9.9 for w.",
-             hint="Call model.zero_grad() at the start of every step: backward() adds to the grads, so "
-                  "without it each step also applies all the earlier steps' gradients."),
+             hint=Hint("Call model.zero_grad() at the start of every step: backward() adds to the grads, so "
+                       "without it each step also applies all the earlier steps' gradients.", "piles_up")),
         case("train", "hand-two-inputs", "train.probe",
              {"w": [0.2, -0.1], "b": 0.1, "xs": [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], "ys": [1.0, -1.0, 0.0],
               "steps": 4, "lr": 0.2},

@@ -24,6 +24,7 @@ class Case:
     title: str = ""              # one line a student reads: what this case does
     derivation: str = ""         # hand-derived cases: how the expected numbers follow
     hint: str = ""               # what to think about when it fails
+    hint_when: str = ""          # when the hint is true of the code: a condition of cases/hint_when.py
     # tasks whose own cases must all pass for this case to count: an end-to-end case runs the
     # student's backward() too, and a bug there is charged to the backward task, not again here
     needs: tuple[str, ...] = ()

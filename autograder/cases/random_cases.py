@@ -11,6 +11,7 @@ import random
 from autograder.cases import random_graphs as graphs
 from autograder.cases.graph_text import describe
 from autograder.cases.common import SYMBOL, away, case, describe_local, fmt, r3
+from autograder.cases.hints import Hint
 from autograder.cases.model import Case
 from autograder.tasks import OPS
 
@@ -87,9 +88,9 @@ def end_to_end_case(op: str, rng: random.Random, name: str, vis) -> Case:
              f"{len(g['leaves'])} leaves, then your backward() from the last node")
     if kinks:
         title += f" (one {SYMBOL[op]} gets exactly {fmt(kinks[0])})"
-    hint = (f"Every other {op} case calls your closures one by one; this one walks the graph with your "
-            f"backward(), so the node {SYMBOL[op]} makes must hold in _prev the Values it was computed from "
-            "(and nothing else: not a number such as an exponent).")
+    hint = Hint(f"Every other {op} case calls your closures one by one; this one walks the graph with your "
+                f"backward(), so the node {SYMBOL[op]} makes must hold in _prev the Values it was computed from "
+                "(and nothing else: not a number such as an exponent).", "walk_not_found")
     return case(op, name, "ops.through_backward", {"op": op, **g}, title=title, hint=hint, visibility=vis,
                 needs=("backward",), derivation=describe(g, op) if vis == "public" else "")
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import random
 
 from autograder.cases.common import away, case, describe_local, fmt, r3
+from autograder.cases.hints import Hint
 from autograder.cases.model import Case, Visibility
 from autograder.tasks import VARIANT_OPS, Op
 
 # how many random cases of each kind: (public, hidden)
 COUNTS = {"local": (2, 3), "end-to-end": (1, 2)}
 HINT = ("Differentiate the forward line of {op} in your engine.py with its constant {name} = {c}: the derivative "
-        "of the whole expression, times out.grad, added (+=) to self.grad.")
+        "of the whole expression, times out.grad.")
 
 
 def _input(rng: random.Random, op: Op) -> float:
@@ -32,7 +33,7 @@ def _local(task: str, name: str, c: float, vis: Visibility, derivation: str = ""
     params = {"op": task, "constant": c, **p}
     title = describe_local(params) + f" ({op.constant} = {fmt(c)})"
     return case(task, name, "ops.local", params, title=title, visibility=vis, derivation=derivation,
-                hint=HINT.format(op=task, name=op.constant, c=fmt(c)))
+                hint=Hint(HINT.format(op=task, name=op.constant, c=fmt(c)), "rule"))
 
 
 def hand_cases(task: str, c: float) -> list[Case]:
@@ -80,5 +81,5 @@ def random_cases(task: str, c: float, rng: random.Random, prefix: str, vis: Visi
                  f"o = m.{task}(), then your backward() from o and x, with x = {fmt(x)}, y = {fmt(y)}")
         out.append(case(task, f"{prefix}-{len(out) + 1}", "ops.through_backward", {"op": task, "constant": c, **g},
                         title=title, visibility=vis, needs=("backward",),
-                        hint=HINT.format(op=task, name=op.constant, c=fmt(c))))
+                        hint=Hint(HINT.format(op=task, name=op.constant, c=fmt(c)), "rule")))
     return out

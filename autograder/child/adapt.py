@@ -3,15 +3,23 @@
 Standard library only: this runs in the sandboxed child, once, after the import. What it
 learns comes from the student's own engine at work (a node made by their own `+` and `*`),
 never from names guessed in their source:
-- the attribute their ops fill with a node's children, when it is not `_prev` (`prev`,
-  `_children`, `came_from`...): `_prev` is made to read and write it, so the kit's nodes and
-  their own backward() share one list of children (adapted, with a note);
+- the attribute or property their ops fill with a node's children, when it is not `_prev` (`prev`,
+  `_children`, `_parents`, `came_from`...): `_prev` is made to read and write it, so the kit's
+  nodes and their own backward() share one list of children (adapted, with a note), also
+  when they are kept inside an object the node holds (`_ctx.parents`);
 - the type of a fresh node's grad (a numpy array or scalar): the kit then seeds grads in it
   (`api.grad_zero`, read by programs/_graph.seed);
+- leaves that track no gradient unless asked, whatever the flag is called (`requires_grad=False`,
+  `require_grad`, `track`...): found by trying, a + b and a * b pass no grad to Value(x) leaves
+  but do once a keyword of the constructor or a False attribute (of a leaf, or of the class) is
+  set True; the kit then makes every Value with it set (adapted, with a note); its closures run
+  before the cases only where such a flag exists;
+- an operation that returns None, a number or anything but a Value: a note naming it (its cases
+  fail with an error saying so, and no mistake's model raises that);
 - what deviates from the exercise API and can't be adapted without guessing: a `backward`
-  attribute set in __init__ that hides the backward() method, leaves that track no gradient
-  by default (`requires_grad=False`), children the kit can't find. Each is one line naming
-  what the API needs (a deviation: no mistake is named on such an engine, see diagnosis).
+  attribute set in __init__ that hides the backward() method, children the kit can't find.
+  Each is one line naming what the API needs (a deviation: no mistake is named on such an
+  engine, see diagnosis).
 All of it within SECONDS (SIGALRM through `_signal`, which imports nothing): an endless `+` is
 left to its own cases, where it times out alone, instead of holding up the import.
 """
@@ -52,7 +60,7 @@ def adapt(api):
     try:
         if _signal:
             _signal.setitimer(_signal.ITIMER_REAL, SECONDS)
-        for step in (_children, _hidden_backward, _requires_grad, _grad_type):
+        for step in (_returns, _children, _hidden_backward, _grad_type, _gate):
             try:
                 step(api, value, found)
             except _Stopped:
@@ -79,19 +87,34 @@ def _fields(node):
                     seen[name] = object.__getattribute__(node, name)
                 except AttributeError:
                     pass
-    return seen.items()
+    return [(name, held) for name, held in seen.items() if isinstance(name, str)]
+
+
+def _properties(node):
+    """(name, value) of the properties of the node's class (`@property def prev`), each read once."""
+    out = {}
+    for cls in type(node).__mro__:
+        for name, attr in vars(cls).items():
+            if isinstance(attr, property) and attr.fget is not None and name not in out:
+                try:
+                    out[name] = attr.fget(node)
+                except Exception:  # noqa: S112 - a property that needs what this node lacks
+                    continue
+    return list(out.items())
 
 
 def _holders(node, operands):
-    """The attributes of node holding exactly the operands (each once or more, nothing else)."""
+    """Where node keeps exactly the operands (each once or more, nothing else), by tier: its attributes,
+    its properties, an attribute of an object it holds (`_ctx.parents`, `_creator.inputs`: dotted)."""
     wanted = {id(x) for x in operands}
-    names = []
-    for name, held in _fields(node):
-        if isinstance(held, CONTAINERS) and not isinstance(held, str):
-            items = list(held)
-            if items and {id(x) for x in items} == wanted:
-                names.append(name)
-    return names
+
+    def holds(held):
+        return isinstance(held, CONTAINERS) and bool(held) and {id(x) for x in held} == wanted
+    fields = _fields(node)
+    inner = [(f"{name}.{deep}", x) for name, held in fields
+             if held is not None and id(held) not in wanted and not isinstance(held, (*CONTAINERS, str, int, float))
+             for deep, x in _fields(held)]
+    return [[name for name, held in tier if holds(held)] for tier in (fields, _properties(node), inner)]
 
 
 def _children(api, value, found):
@@ -99,20 +122,29 @@ def _children(api, value, found):
     holders = None
     for make in (lambda: a + b, lambda: a * b):
         try:
-            names = _holders(make(), (a, b))
-        except Exception:
+            node = make()
+        except Exception:  # noqa: S112 - its own cases say why
             continue
-        holders = names if holders is None else [n for n in holders if n in names]
-        if PREV in names:
+        if not isinstance(node, value):
+            continue  # None or a number: _returns says so
+        tiers = _holders(node, (a, b))
+        if any(PREV in tier for tier in tiers):
             return
+        names = next((tier for tier in tiers if tier), [])
+        holders = names if holders is None else [n for n in holders if n in names]
     if holders is None:
-        return  # neither + nor * works: their own cases say why
-    if len(holders) == 1:
+        return  # neither + nor * gives a Value: their own cases say why
+    if len(holders) == 1 and "." not in holders[0]:
         name = holders[0]
         type.__setattr__(value, PREV, property(lambda self: getattr(self, name),
                                                lambda self, children: setattr(self, name, children)))
         found.notes.append(f"your Value keeps a node's children in `{name}`, where the exercise API has `_prev`: "
                            f"the kit used `{name}`.")
+    elif len(holders) == 1:  # inside an object the node holds (maybe shared by leaves): read there, never set
+        outer, _, inner = holders[0].partition(".")
+        type.__setattr__(value, PREV, property(lambda self: getattr(getattr(self, outer, None), inner, ())))
+        found.notes.append(f"your Value keeps a node's children in `{holders[0]}`, where the exercise API has "
+                           f"`_prev`: the kit used `{holders[0]}`.")
     elif holders:
         listed = " and ".join(f"`{n}`" for n in holders)
         found.deviations.append(f"your Value keeps a node's children in both {listed}, and the kit can't tell "
@@ -121,6 +153,27 @@ def _children(api, value, found):
         found.deviations.append("the kit found no attribute of your Value holding a node's children (a + b holds "
                                 "neither a nor b): the exercise API keeps them in `_prev`, a set or tuple of the "
                                 "Values a node was made from.")
+
+
+# each operation as the kit tries it, and the method that computes it
+_OPS = (("a + b", "__add__", lambda a, b: a + b), ("a * b", "__mul__", lambda a, b: a * b),
+        ("a ** 2", "__pow__", lambda a, b: a ** 2), ("a.tanh()", "tanh", lambda a, b: a.tanh()),
+        ("a.exp()", "exp", lambda a, b: a.exp()), ("a.relu()", "relu", lambda a, b: a.relu()))
+
+
+def _returns(api, value, found):
+    """A note for each operation that returns None, a plain number or anything else but a Value."""
+    for written, method, make in _OPS:
+        try:
+            out = make(value(0.5), value(2.0))
+        except Exception:  # noqa: S112 - a stub, a bug or no such method: its cases say which
+            continue
+        if not isinstance(out, value):
+            kind = type(out).__name__
+            got = "None" if out is None else f"a plain {kind}" if type(out) in (int, float, bool) else f"a {kind}"
+            found.notes.append(f"your Value's {method} returns {got}, not a Value ({written}): an operation "
+                               "returns the node it made (`return out`), which holds its result and its closure; "
+                               "its cases fail until it does.")
 
 
 def _hidden_backward(api, value, found):
@@ -142,11 +195,69 @@ def _hidden_backward(api, value, found):
                                 "the method that walks the graph from the output.")
 
 
-def _requires_grad(api, value, found):
-    if getattr(value(2.0), "requires_grad", True) is False:
-        found.deviations.append("your Value(x) tracks no gradient unless asked (`requires_grad=False` by default): "
-                                "in the exercise API every Value(x) does, and the kit makes its nodes with "
-                                "Value(x) alone.")
+def _flows(make):
+    """Do leaves made by make(x) get a grad from a + b or a * b, by its closure or by backward()?"""
+    for op in (lambda a, b: a + b, lambda a, b: a * b):
+        for run in ("_backward", "backward"):
+            try:
+                a, b = make(2.0), make(3.0)
+                before = (float(a.grad), float(b.grad))
+                out = op(a, b)
+                out.grad = 1.0
+                getattr(out, run)()
+                if (float(a.grad), float(b.grad)) != before:
+                    return True
+            except Exception:  # noqa: S112 - a stub or a bug: this way of asking tells nothing
+                continue
+    return False
+
+
+def _asked(value, init):
+    """The ways a Value could be asked to track its gradient: (how it is off, how it is asked, a __init__
+    that asks): the constructor's keywords whose default is False or None, a fresh leaf's False attributes,
+    the class's False attributes (`requires_grad = False` in the class body)."""
+    code, defaults = getattr(init, "__code__", None), getattr(init, "__defaults__", None) or ()
+    if code is not None:
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        given = dict(zip(names[code.co_argcount - len(defaults):code.co_argcount], defaults))
+        given.update(getattr(init, "__kwdefaults__", None) or {})
+        for name, default in given.items():
+            def asking(self, *args, _name=name, _at=names.index(name), **kw):
+                if len(args) < _at:  # not given by position (self is names[0])
+                    kw.setdefault(_name, True)
+                init(self, *args, **kw)
+            if default is None or default is False:
+                yield f"`{name}={default}` by default", f"`{name}=True`", asking
+    own = _fields(value(2.0))
+    shared = [(n, held) for cls in value.__mro__[:-1] for n, held in vars(cls).items() if not n.startswith("__")]
+    for (name, held), where in [(f, "in __init__") for f in own] + [(f, f"in class {value.__name__}") for f in shared]:
+        def setting(self, *args, _name=name, **kw):
+            init(self, *args, **kw)
+            setattr(self, _name, True)
+        if held is False:
+            yield f"`{'self.' * (where == 'in __init__')}{name} = False` {where}", f"`{name}` set True", setting
+
+
+def _gate(api, value, found):
+    """Leaves that track no gradient unless asked: every Value the kit makes is asked (see the docstring).
+    The student's closures run here, before any case, only where a flag to ask exists: a closure that floods
+    or hangs is otherwise met in its own cases, where it costs its own task alone."""
+    init = value.__init__
+    candidates = list(_asked(value, init))
+    if not candidates or _flows(value):
+        return
+    for off, on, asking in candidates:
+        type.__setattr__(value, "__init__", asking)
+        kept = False
+        try:
+            kept = _flows(value)
+        finally:
+            if not kept:
+                type.__setattr__(value, "__init__", init)
+        if kept:
+            found.notes.append(f"your Value(x) tracks no gradient unless asked ({off}), where in the exercise API "
+                               f"every Value(x) does: the kit made its Values with {on}.")
+            return
 
 
 def _grad_type(api, value, found):

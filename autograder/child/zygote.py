@@ -2,7 +2,7 @@
 
     python -I -S autograder/child/zygote.py --control-fd N --seccomp-fd M [--programs DIR]
 
-Runs inside bubblewrap (runner/zygote.py starts it) as uid 0 of the grader's own user
+Runs inside bubblewrap (runner/levels/zygote/zygote.py starts it) as uid 0 of the grader's own user
 namespace with a few capabilities there (harmless outside it), never runs a student's code
 itself, and is not dumpable (no ptrace, no /proc/<pid>/mem). Standard library only.
 
@@ -13,8 +13,9 @@ message brings the submission's four fds: job, result, stdout, stderr):
     (C: pid 2; B only waits from then on) -> C, still with B's capabilities, makes the namespace's mounts
     private, mounts a fresh /proc, a fresh tmpfs /tmp and /dev/shm, and binds only that submission's folder
     of the staging folder over /submission, read-only; then drops every capability (bounding set, ambient,
-    inheritable), switches to uid/gid 65534 without groups, sets the rlimits, no_new_privs and the seccomp
-    filter against new processes, closes all but its five fds, and runs main.py's loop.
+    inheritable), joins a new session keyring, switches to uid/gid 65534 without groups, sets the rlimits,
+    no_new_privs and the seccomp filter against new processes and keyrings, closes all but its five fds,
+    and runs main.py's loop.
 
 B and C each say hello on the control socket before C runs anything of the student's: the
 kernel attaches their pids as the grader sees them (SO_PASSCRED), so the grader can watch C
@@ -38,8 +39,8 @@ sys.path.insert(0, HERE)
 import main  # noqa: E402  - the child's own imports, once: adapt, hooks, observe, student
 from kernel import (  # noqa: E402
     CLONE_NEWIPC, CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_NODEV, MS_NOEXEC, MS_NOSUID, MS_PRIVATE, MS_RDONLY, MS_REC,
-    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, drop_privileges, install_seccomp, mount, prctl,
-    set_rlimits)
+    MS_REMOUNT, PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, clone_into, drop_privileges, install_seccomp, mount,
+    new_session_keyring, prctl, set_rlimits)
 
 observe = main.observe
 WORK, SUBMISSION = "/tmp", "/submission"
@@ -153,6 +154,7 @@ class Zygote:
             for target, fd in enumerate((null, out, err, job, result)):  # 0 1 2, then the job and result fds
                 os.dup2(fd, target)
             set_rlimits(request["rlimits"])
+            new_session_keyring()  # its own: no key of another submission's, and the filter refuses the rest
             drop_privileges(self.last_cap)
             os.chdir(WORK)
             self.control.send(hello)

@@ -73,6 +73,9 @@ def _parser() -> argparse.ArgumentParser:
                                                        "id); `autograder merge` joins the shards")
     grade.add_argument("--executor", metavar="WHERE", help="with --out: local (default: a process pool here) or "
                                                             "dask://HOST:PORT (a running dask.distributed cluster)")
+    grade.add_argument("--roster", type=Path, metavar="ROSTER.csv",
+                       help="with --out: the class list (a CSV with an `id` column, or the folder `handout --roster` "
+                            "wrote): ids not on it and students with no submission are named; the folder remembers it")
     grade.set_defaults(run=_grade, include_hidden=True)
 
     handout = sub.add_parser("handout", help="write what students get into OUT (nothing hidden)")
@@ -143,7 +146,7 @@ def _handout(args) -> int:
     except ConfigError as err:
         raise UsageError(str(err)) from None
     if args.roster:
-        print(f"Wrote one handout per student of {args.roster} into {args.out} ({_files(files)}); "
+        print(f"Wrote one handout per student of {args.roster} not in {args.out} before ({_files(files)}); "
               f"{args.out}/variants.csv says whose variant is whose. Students start with their folder's README.md.")
     else:
         print(f"Wrote the handout to {args.out} ({_files(files)}). Students start with its README.md.")
@@ -199,8 +202,8 @@ def _grade(args) -> int:
     if args.out is None:
         if len(args.path) > 1:
             raise UsageError("several submissions need --out DIR for the gradebook and reports")
-        if args.workers is not None or args.regrade or args.shard or args.executor:
-            raise UsageError("--workers, --regrade, --shard and --executor go with --out DIR")
+        if args.workers is not None or args.regrade or args.shard or args.executor or args.roster:
+            raise UsageError("--workers, --regrade, --shard, --executor and --roster go with --out DIR")
         args.path = args.path[0]
         return _check(args)
     if args.task or args.format != "text":
@@ -211,7 +214,7 @@ def _grade(args) -> int:
     rubric = _instructors_rubric(args)
     _warn_public_seed(rubric)
     return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric,
-                             shard=args.shard, executor=args.executor)
+                             shard=args.shard, executor=args.executor, roster=args.roster)
 
 
 def _warn_public_seed(rubric) -> None:  # grade, once on stderr (an unset seed stops grading with its own line)

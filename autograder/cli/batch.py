@@ -16,7 +16,9 @@ from typing import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from autograder.batch.class_list import load_roster
 from autograder.batch.exports import FORENSICS
+from autograder.batch.regrade_changes import MD_NAME as CHANGES_MD
 from autograder.batch.executors import ExecutorError, executor_from
 from autograder.batch.run import STORE_NAME, BatchInputError, BatchInterrupted, grade_batch
 from autograder.batch.shard import ShardError, parse_shard
@@ -34,7 +36,7 @@ SHOW_RETEACH = 5
 
 def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, regrade: bool, rubric: Rubric,
                       *, shard: str | None = None, executor: str | None = None, grade_one: GradeOne = grade_hidden,
-                      console: Console | None = None) -> int:
+                      console: Console | None = None, roster: Path | None = None) -> int:
     console = console or Console(highlight=False)
     errors = Console(stderr=True, highlight=False)
     out = Path(out)
@@ -42,10 +44,13 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         return _usage(errors, f"{out} is a file; --out needs a folder (new or from an earlier run)")
     if workers is not None and workers < 1:
         return _usage(errors, f"--workers must be at least 1, not {workers}")
+    if roster is not None and shard is not None:
+        return _usage(errors, "--roster goes with a class graded on one machine (or a dask cluster), not --shard")
     try:
         where = executor_from(executor)
         part = parse_shard(shard) if shard is not None else None
-    except (ExecutorError, ShardError) as err:
+        listed = load_roster(roster) if roster is not None else None
+    except (ExecutorError, ShardError, UserError) as err:
         return _usage(errors, str(err))
     try:
         _check_sandbox()
@@ -70,7 +75,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
                              f"{shown(str(out))}", soft_wrap=True)
                 return _shard_done(console, grade_shard(found.entries, out, shard=part, **kwargs))
             errors.print(f"grading {len(found.entries)} submission(s) into {shown(str(out))}", soft_wrap=True)
-            result = grade_batch(found.entries, out, **kwargs)
+            result = grade_batch(found.entries, out, roster=listed, **kwargs)
     except (BatchInputError, StoreError, ConfigError, UserError) as err:
         return _usage(errors, str(err))
     except BatchInterrupted:
@@ -157,6 +162,7 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
         if flags:
             console.print(f"  (the numbers of each{'' if len(flags) <= SHOW_RETEACH else ', and the rest'}: "
                           f"{shown(str(result.out_dir / FORENSICS))})", soft_wrap=True)
+    _roster_lines(console, s.get("roster"), getattr(result, "kept", 0))
     for row in result.ungradable[:SHOW_ERRORS]:
         console.print(f"[red]could not grade[/red] {shown(row.student)}: {shown(row.report.error or '')}")
     if len(result.ungradable) > SHOW_ERRORS:
@@ -174,11 +180,36 @@ def print_class_summary(result, *, graded_now: tuple[int, int] | None, console: 
         console.print(shown(f"note: kept {len(w.kept)} file(s) in reports/ and feedback/ that are of no student in "
                              f"this run and that the kit did not write as they are: {', '.join(w.kept[:SHOW_ERRORS])}"
                              + (" …" if len(w.kept) > SHOW_ERRORS else "")), soft_wrap=True)
+    if getattr(result, "changed", None) is not None:
+        console.print(shown(f"The regrade changed {result.changed} score(s) of this folder's last class: "
+                             f"{result.out_dir / CHANGES_MD} says whose, the tasks that moved, and why"), soft_wrap=True)
     for line in (f"\nWrote gradebook to {w.gradebook}",
                  f"Wrote reports to {w.reports}{os.sep} and feedback pages to {w.feedback}{os.sep}",
                  f"Wrote class summary to {w.summary_html}, {w.summary_md.name}, {w.summary_json.name} and "
                  f"{w.histogram.name}"):
         console.print(shown(line), soft_wrap=True)
+
+
+def _roster_lines(console: Console, roster: dict | None, kept: int) -> None:
+    """Who the roster names: not on it, on it with no submission; and the rows a partial run kept."""
+    if kept:
+        console.print(f"kept the rows of {kept} student(s) of this folder's class not in this run, as they were "
+                      "(a run of some of a class updates theirs in place)", soft_wrap=True)
+    if not roster:
+        return
+    if roster["unrostered"]:
+        names = [f"{u['submission']}" + (f" (id {u['id']})" if u["id"] != u["submission"] else "")
+                 for u in roster["unrostered"]]
+        how = "graded, and named" if roster["unrostered_graded"] else "not graded: the variant its id draws was handed to no one"
+        more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""
+        console.print(f"[yellow]not on the roster[/yellow] ({len(names)}; {how}): "
+                      f"{shown(', '.join(names[:SHOW_ERRORS]))}{more}", soft_wrap=True)
+    if roster["missing"]:
+        names = roster["missing"]
+        more = f" … and {len(names) - SHOW_ERRORS} more" if len(names) > SHOW_ERRORS else ""
+        console.print(f"[yellow]no submission[/yellow] ({len(names)} of {roster['students']} on the roster): "
+                      f"{shown(', '.join(names[:SHOW_ERRORS]))}{more} (a row each in the gradebook, status missing)",
+                      soft_wrap=True)
 
 
 def _usage(errors: Console, message: str) -> int:

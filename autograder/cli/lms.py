@@ -8,7 +8,7 @@ from pathlib import Path
 from autograder.cli import lms_push
 from autograder.errors import ExitCode
 from autograder.lms.canvas import canvas_import
-from autograder.lms.graded import read_graded
+from autograder.lms.graded import LmsError, on_the_roster, read_graded
 from autograder.lms.grades import check_late_penalty, late_and_ungraded
 from autograder.lms.moodle import moodle_import
 from autograder.report.inert import inert
@@ -31,11 +31,27 @@ def add_parser(sub) -> None:
         p.add_argument("--percent", action="store_true", help="write percentages instead of points")
         p.add_argument("--late-penalty", type=float, default=0.0, metavar="PERCENT",
                        help="take PERCENT off the grade of a submission the LMS marked late (default: 0, flagged only)")
+        p.add_argument("--changed", action="store_true",
+                       help="only the scores the last regrade changed (OUT/regrade-changes.csv); every other cell "
+                            "left as the LMS's file has it")
+
+
+def only_changed(out: Path, graded: list) -> list:
+    """The rows whose score the last regrade changed; LmsError without OUT/regrade-changes.csv."""
+    from autograder.batch.regrade_changes import CSV_NAME, changed_students
+
+    changed = changed_students(Path(out))
+    if changed is None:
+        raise LmsError(f"--changed: {out} has no {CSV_NAME} (a regrade into it writes one): leave --changed out")
+    print(f"only the {len(changed)} score(s) the last regrade changed ({Path(out) / CSV_NAME})")
+    return [g for g in graded if g.student in changed]
 
 
 def run(args: argparse.Namespace) -> int:
     check_late_penalty(args.late_penalty)
-    graded = read_graded(args.out)
+    graded, left_out = on_the_roster(read_graded(args.out))
+    if args.changed:
+        graded = only_changed(args.out, graded)
     options = {"percent": args.percent, "late_penalty": args.late_penalty}
     if args.lms == "canvas":
         dest, result = canvas_import(args.out, args.gradebook, graded, assignment=args.assignment, **options)
@@ -53,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
                   "grades only; the feedback pages are in the zip")
     for line in late_and_ungraded(result.filled, args.late_penalty):
         print(inert(line))
+    for line in left_out:
+        print(inert(line.replace("not sent", "not written", 1)))
     for g, why in result.kept:
         print(inert(f"left as it was: {g.student}: {why}"))
     for g, why in result.unmatched:

@@ -8,6 +8,7 @@
     DEST/serverFilesCourse/backprop_kit/run.sh             the entrypoint (autograder/prairielearn/)
     DEST/serverFilesCourse/backprop_kit/kit/autograder/    the grader
     DEST/serverFilesCourse/backprop_kit/{Dockerfile,requirements.txt}   the grader image to build and push
+    DEST/assessment-slot.json                              the question's slot for a Homework's infoAssessment.json
 
 Copy questions/ and serverFilesCourse/ into the course's repository; build and push the image, and put
 its name in info.json. With [variants], the question also has server.py and one engine.py per variant of its
@@ -32,6 +33,17 @@ KIT = "backprop_kit"
 IMAGE = "backprop-kit/prairielearn-grader"   # the name to replace with the image the course pushed
 TIMEOUT = 300     # seconds (PrairieLearn's limit is 600)
 STUDENT_FILES = ("engine.py", "nn.py", "train.py")
+# graded submissions a variant takes before a Homework makes a new one. PrairieLearn's default is 1: every
+# try below 100% then brings a new variant, and with [variants] a new variant is another extra operation
+# (the pool of 24), mid-assignment. A student keeps theirs for this many tries.
+TRIES_PER_VARIANT = 100
+SLOT = "assessment-slot.json"
+
+
+def assessment_slot(assignment: str, points: float) -> dict:
+    """The question's slot in a Homework's zones (PrairieLearn's infoAssessment.json)."""
+    return {"id": f"backprop-{assignment}", "points": points, "maxPoints": points,
+            "triesPerVariant": TRIES_PER_VARIANT}
 
 
 def info_json(assignment: str, *, varied: bool = False) -> dict:
@@ -58,6 +70,11 @@ class PrairieLearnQuestion:
     name = "prairielearn"
     summary = "a PrairieLearn question and its external grader (questions/, serverFilesCourse/)"
 
+    def next_step(self, dest: Path, *, roster: Path | None = None) -> str:
+        return (f"Next: copy {dest}/questions/ and {dest}/serverFilesCourse/ into your course, and put the slot in "
+                f"{dest}/{SLOT} into your Homework's infoAssessment.json zones (triesPerVariant "
+                f"{TRIES_PER_VARIANT}: PrairieLearn's default of 1 gives a new variant after every try below 100%)")
+
     def write(self, dest: Path, *, rubric: Rubric, assignment: str = "hw1", **_) -> list[Path]:
         require_own_seed(rubric)
         dest = fresh_folder(dest)
@@ -81,6 +98,8 @@ class PrairieLearnQuestion:
             shutil.copy(TEMPLATES / name, kit / name)
         (kit / "run.sh").chmod(0o755)
         write_text_atomic(kit / "requirements.txt", grading_requirements(rubric))
+        slot = assessment_slot(assignment, rubric.max_score + (rubric.variants.points if rubric.variants else 0))
+        write_text_atomic(dest / SLOT, json.dumps(slot, indent=2) + "\n")
         return sorted(p for p in dest.rglob("*") if p.is_file())
 
 

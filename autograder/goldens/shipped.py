@@ -26,16 +26,23 @@ def every_variants_goldens(rubric: Rubric, students: list[str]) -> dict[str, byt
     """file name -> JSON: the goldens of every student's variant (public and hidden), one file per set of
     cases as grading asks for them (grading.golden_values: the class's shared ones, each extra operation's),
     named by its digest, for a GoldenStore whose `shipped` is the folder holding them."""
+    from autograder.batch.progress import progress_bar
     from autograder.grading import golden_groups, select_cases
     from autograder.variants.assign import for_student
 
     files: dict[str, bytes] = {}
     store = GoldenStore()
-    for student in students:
-        mine = for_student(rubric, student)
-        for group in golden_groups(select_cases(mine, include_hidden=True), mine):
-            digest = cases_digest(group, mine.activation)
-            if f"{digest}.json" not in files:
-                goldens = store.goldens(group, activation=mine.activation)
-                files[f"{digest}.json"] = json.dumps({"digest": digest, "goldens": goldens}, sort_keys=True).encode()
+    with progress_bar(len(students), what="the roster's goldens") as advance:
+        for student in students:
+            _add_goldens(files, store, for_student(rubric, student), golden_groups, select_cases)
+            advance(student)
     return files
+
+
+def _add_goldens(files: dict[str, bytes], store: GoldenStore, mine: Rubric, golden_groups, select_cases) -> None:
+    """The goldens of one student's rubric, each set of cases once (students share the class's)."""
+    for group in golden_groups(select_cases(mine, include_hidden=True), mine):
+        digest = cases_digest(group, mine.activation)
+        if f"{digest}.json" not in files:
+            goldens = store.goldens(group, activation=mine.activation)
+            files[f"{digest}.json"] = json.dumps({"digest": digest, "goldens": goldens}, sort_keys=True).encode()

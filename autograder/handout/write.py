@@ -17,7 +17,7 @@ from autograder.errors import UserError
 from autograder.files import write_text_atomic
 from autograder.goldens import GoldenStore, cases_digest
 from autograder.grading import golden_values, select_cases
-from autograder.variants.handout_file import write_variant_file
+from autograder.variants.handout_file import with_course_key, write_variant_file
 from autograder.variants.readme import readme_lines
 from autograder.goldens.store import case_fingerprints, write_goldens
 
@@ -71,7 +71,8 @@ def write_handout(out: Path, *, rubric: Rubric, exercises: Path = paths.EXERCISE
     if rubric.variants is not None:
         write_variant_file(out / "autograder", rubric)
 
-    write_text_atomic(out / "assignment.toml", public_rubric_toml(rubric))
+    # with [variants], the course's public key: the one the handout's variant.json is checked against
+    write_text_atomic(out / "assignment.toml", public_rubric_toml(with_course_key(rubric)))
     for name in ("README.md", "conftest.py", "pytest.ini", "requirements.txt"):
         write_text_atomic(out / name, (_TEMPLATES / name).read_text(encoding="utf-8"))
     if rubric.variants is not None:

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.batch.layouts.canvas import AMBIGUOUS
 from autograder.lms.graded import Graded, LmsError
 from autograder.lms.grades import Scale, parse_number, two_places
 from autograder.lms.table import Table, read_table
@@ -77,7 +78,10 @@ def fill_canvas(table: Table, graded: list[Graded], *, assignment: str | None, p
     rows = {int(r[id_col]): r for r in table.rows[1:] if r[id_col].strip().isdigit()}
     for g in graded:
         uid = g.lms_id("canvas")
-        if uid is None:
+        if uid is None and g.source == "canvas" and AMBIGUOUS in g.student:
+            result.unmatched.append((g, "its Canvas file name reads as more than one user (the batch said which): "
+                                        "enter its grade by hand"))
+        elif uid is None:
             result.unmatched.append((g, "not from a Canvas download (no Canvas user id in its name)"))
         elif uid not in rows:
             result.unmatched.append((g, f"Canvas user {uid} is not in the export"))

@@ -25,7 +25,7 @@ class Graded:
     student: str          # the kit's id (a file name in OUT/reports and OUT/feedback)
     score: float
     max_score: float
-    status: str           # graded | error
+    status: str           # graded | error | unrostered | missing (a roster's student with no submission)
     error: str
     late: bool
     source: str           # how the batch recognised it: canvas, moodle, folder, ...
@@ -47,7 +47,16 @@ def read_graded(out: Path) -> list[Graded]:
         raise LmsError(f"{out}: no {GRADEBOOK} here: give the folder `autograder grade ... --out` wrote")
     try:
         rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
-        return [Graded(unguard(r["student"]), float(r["score"]), float(r["max_score"]), r["status"],
+        return [Graded(unguard(r["student"]), float(r["score"] or 0), float(r["max_score"] or 0), r["status"],
                        unguard(r["error"]), r["late"] == "yes", unguard(r["source"])) for r in rows]
     except (KeyError, ValueError, csv.Error, UnicodeDecodeError) as err:
         raise LmsError(f"{path}: not a gradebook the kit wrote ({err.__class__.__name__}: {err})") from None
+
+
+def on_the_roster(graded: list[Graded]) -> tuple[list[Graded], list[str]]:
+    """The rows an LMS gets (a roster's missing students and unrostered submissions left out: a missing
+    student's cell is left as the LMS has it, not set to 0), and a line for each left out."""
+    kept = [g for g in graded if g.status not in ("missing", "unrostered")]
+    lines = [f"not sent: {g.student}: {'no submission (missing)' if g.status == 'missing' else 'not on the roster'}"
+             for g in graded if g.status in ("missing", "unrostered")]
+    return kept, lines

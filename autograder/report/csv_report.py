@@ -1,6 +1,7 @@
 """The class gradebook as CSV: one row per submission, one score column per task.
 
-The last column names each submission as the download did (a file or folder name): every id
+A class graded with a roster: an unrostered submission's status is `unrostered`, and each rostered student
+with no submission has a row (status `missing`, no score). The last column names each submission as the download did (a file or folder name): every id
 the kit made from a name (batch/ids.py) is listed beside its original.
 Written with the csv module (every quote, comma and newline quoted properly),
 in UTF-8. A text cell that a spreadsheet would run as a formula (=, +, -, @ ...) gets a
@@ -40,16 +41,25 @@ def task_columns(reports: Iterable[Report]) -> list[str]:
     return [t for t in TASK_IDS if t in seen] + sorted(seen - set(TASK_IDS))
 
 
-def render_gradebook(rows: Sequence[GradebookRow]) -> str:
+def render_gradebook(rows: Sequence[GradebookRow], roster: dict | None = None) -> str:
+    """roster: the summary's "roster" (a class graded with one): its unrostered rows say so in their status,
+    and each missing student gets a row of their own (status missing, no score)."""
     tasks = task_columns(row.report for row in rows)
     # a class graded with [variants]: which variant each row was graded against, last
     variants = any(row.report.variant is not None for row in rows)
+    unrostered = {u["submission"] for u in roster["unrostered"]} if roster else set()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([*FIXED_BEFORE, *tasks, *FIXED_AFTER, *(["variant"] if variants else [])])
     for row in rows:
         variant = row.report.variant
-        writer.writerow(gradebook_cells(row, tasks) + ([guard(variant.label if variant else "")] if variants else []))
+        cells = gradebook_cells(row, tasks)
+        if row.student in unrostered:
+            cells[len(FIXED_BEFORE) + len(tasks)] = "unrostered"
+        writer.writerow(cells + ([guard(variant.label if variant else "")] if variants else []))
+    for student in roster["missing"] if roster else ():
+        cells = [guard(student), "", "", *("" for _ in tasks), "missing", "no submission", "", "roster", "", ""]
+        writer.writerow(cells + ([guard(roster["missing_variants"].get(student, ""))] if variants else []))
     return out.getvalue()
 
 

@@ -150,4 +150,4 @@ class Report:
         return replace(self, notes=tuple(n for n in self.notes if not n.startswith(SANDBOX_NOTE)))
 
 
-SANDBOX_NOTE = "sandbox: "  # how each sandbox level's note begins (runner/level.py, levels.py, bwrap.py)
+SANDBOX_NOTE = "sandbox: "  # how each sandbox level's note begins (runner/levels/: basic.py, uid/level.py, bwrap/level.py)

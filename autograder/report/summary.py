@@ -24,6 +24,8 @@ SCHEMA history:
      (a variant's extra operation; pass_rate and mean_score are over those); forensics: {checked, flags: [{student, own, sources,
      source_variant, evidence, says}]}: the submissions whose code solves another student's variant and
      not their own (autograder/variants/forensics.py); present only when the class was graded with variants
+  (5, unchanged without a roster) roster: {roster, students, submitted, missing: [ids], missing_variants: {id: label},
+     unrostered: [{submission, id}], unrostered_graded}: the class list's view (batch/class_list.py)
 """
 from __future__ import annotations
 
@@ -41,9 +43,11 @@ from autograder.report.histogram import histogram_png
 from autograder.report.inert import inert
 from autograder.report.model import Report
 from autograder.report.numbers import show
+from autograder.report.roster_section import roster_lines
 from autograder.report.trouble import KINDS, who
 from autograder.tasks import VARIANT_OPS
 from autograder.variants.forensics import flags
+from autograder.variants.model import Variant
 
 SCHEMA = 5
 BINS = 10
@@ -51,7 +55,10 @@ _WITH = {"timeout": "with a case that timed out", "error": "with a case that rai
          "missing": "with a task not written yet"}
 
 
-def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = ()) -> dict:
+def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = (),
+                  roster=None) -> dict:
+    """roster: the class list (batch/class_list.py): its missing and unrostered students, named; the absent
+    students' variants are compared in forensics too."""
     scores = [r.score for r in reports]
     max_score = max((r.max_score for r in reports), default=0.0)
     summary = {
@@ -75,16 +82,26 @@ def build_summary(reports: Sequence[Report], *, late: int | None = None, intake:
         "who": who(reports),
     }
     if any(r.variant is not None for r in reports):  # a class graded with [variants]
-        summary["forensics"] = forensics(reports)
+        summary["forensics"] = forensics(reports, roster.absent_variants if roster is not None else ())
+    if roster is not None:
+        summary["roster"] = roster.summary()
     return summary
 
 
-def forensics(reports: Sequence[Report]) -> dict:
-    """Which submissions solve another student's variant and not their own, with the evidence."""
-    found = flags(reports)
+def forensics(reports: Sequence[Report], absent=()) -> dict:
+    """Which submissions compute another student's variant (an absent rostered student's too: `absent`, their
+    variants), instead of their own or beside it, with the evidence."""
+    found = flags(reports, [*_class_variants(reports), *absent] if absent else None)
     return {"checked": sum(r.variant is not None and r.error is None for r in reports),
             "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
-                       "source_variant": f.source_variant, "evidence": f.evidence, "says": f.says()} for f in found]}
+                       "source_variant": f.source_variant, "evidence": f.evidence, "finding": f.finding,
+                       "says": f.says()} for f in found]}
+
+
+def _class_variants(reports: Sequence[Report]) -> list[Variant]:
+    """The graded reports' variants, each with its student (as forensics.flags takes them by default)."""
+    return [r.variant if r.variant.student else Variant(r.submission, r.variant.op, r.variant.constant)
+            for r in reports if r.variant is not None and r.variant.op]
 
 
 def diagnoses(reports: Sequence[Report]) -> list[dict]:
@@ -188,10 +205,12 @@ def forensics_intro(summary: dict) -> str:
     """What the forensics section says before its flags (or instead of them)."""
     f = summary["forensics"]
     if not f["flags"]:
-        return (f"None of the {f['checked']} graded submission(s) computes another student's variant instead of "
-                "its own.")
-    return (f"{len(f['flags'])} of the {f['checked']} graded submission(s) compute another student's variant and "
-            "not their own: a correct solution of a student's own variant never does. The numbers:")
+        return (f"None of the {f['checked']} graded submission(s) computes another student's variant, instead of "
+                "its own or beside it.")
+    flagged = len({flag["student"] for flag in f["flags"]})
+    return (f"{flagged} of the {f['checked']} graded submission(s) compute another student's variant, instead of "
+            "their own or beside it (another operation with that student's exact constant): a correct solution "
+            "of a student's own variant never does. The numbers:")
 
 
 def render_markdown(summary: dict, *, histogram_file: str | None = "score_histogram.png") -> str:
@@ -213,6 +232,8 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
     if summary.get("intake"):
         lines += ["", "## What the intake said", "", INTAKE_INTRO, ""]
         lines += [f"- {line}" for line in summary["intake"]]
+    if "roster" in summary:
+        lines += ["", "## Roster", "", *roster_lines(summary["roster"])]
     if "forensics" in summary:
         lines += ["", "## Forensics: whose variant each submission solves", "", forensics_intro(summary), ""]
         lines += [f"- {flag['says']}: {flag['evidence']}" for flag in summary["forensics"]["flags"]]

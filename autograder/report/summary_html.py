@@ -14,6 +14,7 @@ from typing import Sequence
 
 from autograder.report.jinja_env import template
 from autograder.report.numbers import show
+from autograder.report.roster_section import roster_view
 from autograder.report.summary import (INTAKE_INTRO, PASS_RATE, RETEACH_INTRO, SANDBOX_INTRO, WHO_INTRO, forensics_intro,
                                        number_rows, out_of, who_rows)
 
@@ -59,6 +60,7 @@ def summary_view(summary: dict, students: Sequence[Student], *, histogram_file: 
                 for kind, title in who_rows(summary)],
         "intake_intro": INTAKE_INTRO,
         "intake": list(summary.get("intake", [])),
+        "roster": roster_view(summary["roster"]) if "roster" in summary else None,
         "forensics_intro": forensics_intro(summary) if "forensics" in summary else None,
         "forensics": [{"says": f["says"], "evidence": f["evidence"]} for f in summary.get("forensics", {}).get("flags", [])],
         "sandbox_intro": SANDBOX_INTRO,

@@ -4,13 +4,13 @@ The grading process is a child subreaper (once per process, Linux), so whatever 
 child starts and then orphans (a double-fork daemon in a session of its own, which the
 session kill misses) is reparented to the grading process and not to init. When a
 child ends, `sweep_orphans` SIGKILLs and reaps every process that came to the grading
-process that way since the child started. /proc/<pid>/stat is read in one place (_stat).
+process that way since the child started. /proc/<pid>/stat is read in one place (proc_stat). Killing a
+child's group or session, and waiting for it to end: kill.py.
 """
 from __future__ import annotations
 
 import ctypes
 import os
-import select
 import signal
 import sys
 import threading
@@ -56,7 +56,7 @@ def _fields(pid: int | str) -> list[bytes] | None:
     return stat[stat.rfind(b")") + 2:].split()
 
 
-def _stat(pid: int | str) -> tuple[str, int, int, int] | None:
+def proc_stat(pid: int | str) -> tuple[str, int, int, int] | None:
     """(state, ppid, session, start time in clock ticks since boot) of a process, from /proc."""
     fields = _fields(pid)
     try:
@@ -96,7 +96,7 @@ _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 def start_ticks(pid: int) -> int:
     """When a process started, in /proc's clock ticks since boot (0 if /proc can't say)."""
-    stat = _stat(pid)
+    stat = proc_stat(pid)
     return stat[3] if stat else 0
 
 
@@ -119,7 +119,7 @@ def children_of(pid: int) -> list[int]:
     except (FileNotFoundError, ValueError):  # a kernel without the file: the long way
         found = []
         for entry in os.listdir("/proc"):
-            stat = _stat(entry) if entry.isdigit() else None
+            stat = proc_stat(entry) if entry.isdigit() else None
             if stat and stat[1] == pid:
                 found.append(int(entry))
     except OSError:
@@ -131,7 +131,7 @@ def own_children() -> dict[int, int]:
     """This process's children now: pid -> start time (what a sweep must leave alone)."""
     found = {}
     for pid in children_of(os.getpid()):
-        stat = _stat(pid)
+        stat = proc_stat(pid)
         if stat is not None:
             found[pid] = stat[3]
     return found
@@ -150,7 +150,7 @@ def _left_behind(since: int, before: dict[int, int]) -> tuple[dict[int, int], li
     found: dict[int, int] = {}
     roots = []
     for pid in children_of(me):
-        stat = _stat(pid)
+        stat = proc_stat(pid)
         if stat is None or pid in LIVE:
             continue
         _state, _ppid, sid, started = stat
@@ -160,7 +160,7 @@ def _left_behind(since: int, before: dict[int, int]) -> tuple[dict[int, int], li
     stack = list(roots)
     while stack:
         for pid in children_of(stack.pop()):
-            stat = _stat(pid)
+            stat = proc_stat(pid)
             if stat is not None and pid not in found:
                 found[pid] = stat[3]
                 stack.append(pid)
@@ -199,7 +199,7 @@ def _kill_if_same(pid: int, started: int) -> None:
     except (AttributeError, OSError):
         fd = None  # no pidfd (or the process is gone): a plain kill
     try:
-        stat = _stat(pid)
+        stat = proc_stat(pid)
         if stat is None or stat[3] != started:
             return
         if fd is not None:
@@ -227,68 +227,3 @@ def _reap(pids: list[int], end: float) -> None:
         pending = still
         if pending:
             time.sleep(0.002)
-
-
-def kill_group(pgid: int) -> None:
-    """SIGKILL process group `pgid` (no /proc scan: for a leader whose descendants can't leave it unseen)."""
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def kill_session(sid: int) -> None:
-    """SIGKILL every process of session `sid` (its group first, then any that left the group)."""
-    for _ in range(10):
-        kill_group(sid)
-        others = [pid for pid in _session_members(sid) if pid != sid]
-        for pid in others:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-        if not others:
-            return
-        time.sleep(0.01)
-
-
-def _session_members(sid: int) -> list[int]:
-    """Live (not zombie) processes whose session is sid, from /proc; [] where there is no /proc."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    members = []
-    for entry in entries:
-        stat = _stat(entry) if entry.isdigit() else None
-        if stat is not None and stat[0] not in ("Z", "X") and stat[2] == sid:
-            members.append(int(entry))
-    return members
-
-
-def has_ended(pid: int) -> bool:
-    """Has this child of ours ended (not reaped yet)?"""
-    try:
-        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except ChildProcessError:
-        return True
-
-
-def pidfd(pid: int) -> int | None:
-    """An fd that becomes readable when the process ends (None without pidfd_open)."""
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return None
-
-
-def wait_readable(fds: list[int], timeout: float) -> None:
-    """Wait until every pidfd is readable (its process has ended), for at most timeout seconds."""
-    end = time.monotonic() + timeout
-    pending = list(fds)
-    while pending:
-        remaining = end - time.monotonic()
-        if remaining <= 0:
-            return
-        ready, _, _ = select.select(pending, [], [], remaining)
-        pending = [fd for fd in pending if fd not in ready]

@@ -6,7 +6,7 @@ shown to it in a folder of its own on its sys.path: at the "basic" level a folde
 links (the package, and the `<name>.libs` folder its wheel bundles its shared libraries in),
 in the child's home; at the "bubblewrap" level the same paths bound read-only under
 /grader/site, and at the "uid" level hard links to them at /grader/site in the child's root
-(chroot.py). At those two, the other installed packages are not there as files either
+(levels/uid/chroot.py). At those two, the other installed packages are not there as files either
 (installed_dirs: masked, or never put in the root); at "basic" only the import hook refuses them.
 """
 from __future__ import annotations

@@ -12,6 +12,10 @@ workers, say) is not held there.
 Which CPU: each grading thread of the machine takes a slot (an exclusive lock on a file, released
 when the thread's process ends) on the allowed CPU that the fewest others hold: a class's workers,
 and two graders started together, spread over the CPUs rather than pile on one.
+The slots are files in a folder of the user's own, 0700 (own_folders.py): /tmp/backprop-kit-cpus-<uid>,
+or, where that name is taken by someone else (another user's folder, a planted link: never followed),
+cpus/ in the kit's cache; opened with O_NOFOLLOW and O_CLOEXEC (no child inherits a slot: a slot is
+free again the moment its holder dies).
 AUTOGRADER_SAME_CPU=0 turns it off; where the OS can't pin (macOS), nothing is done.
 """
 from __future__ import annotations
@@ -23,6 +27,8 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+
+from autograder.own_folders import NotOwnFolder, cache_dir, open_own, own_folder
 
 ENV = "AUTOGRADER_SAME_CPU"
 MAX_LEVELS = 256  # grading threads a CPU at most, counted by the slots
@@ -74,10 +80,12 @@ def _slot(cpus: list[int]) -> int:
         if held[1] >= 0:  # this thread may no longer use that CPU: its slot is given up
             os.close(held[1])
     folder = _folder()
+    if folder is None:
+        return _unlocked(cpus)
     for level in range(MAX_LEVELS):
         for cpu in cpus:
             try:
-                fd = os.open(folder / f"{cpu}-{level}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                fd = open_own(folder / f"{cpu}-{level}", os.O_RDWR | os.O_CREAT)
             except OSError:
                 return _unlocked(cpus)
             try:
@@ -96,11 +104,12 @@ def _unlocked(cpus: list[int]) -> int:
     return _HELD.slot[0]
 
 
-def _folder() -> Path:
-    """The machine's slot files for this user (a folder of its own in the temporary folder)."""
-    folder = Path(tempfile.gettempdir()) / f"backprop-kit-cpus-{os.geteuid()}"
-    try:
-        folder.mkdir(mode=0o700, exist_ok=True)
-    except OSError:
-        pass
-    return folder
+def _folder() -> Path | None:
+    """The machine's slot files for this user: a folder of its own in the temporary folder, else in the kit's
+    cache (see the module's doc); None when neither can be had."""
+    for folder in (Path(tempfile.gettempdir()) / f"backprop-kit-cpus-{os.geteuid()}", cache_dir() / "cpus"):
+        try:
+            return own_folder(folder)
+        except (NotOwnFolder, OSError):
+            continue
+    return None

@@ -1,9 +1,16 @@
 """Seccomp filters: against new processes, for the bubblewrap level (bwrap --seccomp); against sockets
-and IPC objects, for the uid level (installed by the child itself: install()).
+and IPC objects, for the uid level (installed by the child itself: install()); against kernel keyrings,
+at every level (the basic level's whole filter: keys_filter).
 
 fork, vfork and clone without CLONE_THREAD fail with EPERM; clone3 with ENOSYS, so
 threads fall back to clone; another ABI (int 0x80, x32) is refused whole. Known for
 x86_64 and aarch64; elsewhere there is no filter (fork stays in the PID namespace).
+
+Kernel keyrings (add_key, request_key, keyctl) are refused with EPERM in every filter, as Docker's
+default profile does: a key is a kernel object shared beyond the process (the session keyring it
+inherits, the user keyring of its uid, which outlives it), so the child neither reads a key of the
+grader's nor leaves one for the next child or the next run. Each child also starts in a session
+keyring of its own (keyring.py), made before its code runs.
 """
 from __future__ import annotations
 
@@ -22,6 +29,8 @@ _ARCHES = {
     "x86_64": (0xC000003E, {"clone": 56, "fork": 57, "vfork": 58, "clone3": 435}),
     "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435}),
 }
+# add_key, request_key, keyctl: refused in every filter below
+_KEYS = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}
 
 
 def fork_filter(machine: str | None = None) -> bytes | None:
@@ -41,6 +50,8 @@ def fork_filter(machine: str | None = None) -> bytes | None:
     op(_LD_W_ABS, 0)                                   # seccomp_data.nr
     if machine == "x86_64":
         op(_JGE_K, 0x40000000, "deny", 0)              # x32
+    for number in _KEYS[machine]:
+        op(_JEQ_K, number, "eperm", 0)
     for name in ("fork", "vfork"):
         if name in nr:
             op(_JEQ_K, nr[name], "eperm", 0)
@@ -60,16 +71,38 @@ _IPC_NR = {
 }
 
 
+_PRCTL = {"x86_64": 157, "aarch64": 167}
+_PR_SET_PDEATHSIG = 1
+
+
 def ipc_filter(machine: str | None = None) -> bytes | None:
-    """A classic-BPF seccomp program refusing sockets and IPC objects with EPERM (another ABI refused
-    whole), or None for an architecture it doesn't know."""
+    """A classic-BPF seccomp program refusing sockets, IPC objects, kernel keyrings and a change of the
+    parent-death signal with EPERM (another ABI refused whole), or None for an architecture it doesn't know."""
     machine = machine or platform.machine()
     if machine not in _IPC_NR:
         return None
     program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
     if machine == "x86_64":
         program.append((_JGE_K, "deny", 0, 0x40000000))
-    for number in _IPC_NR[machine].values():
+    for number in (*_IPC_NR[machine].values(), *_KEYS[machine]):
+        program.append((_JEQ_K, "eperm", 0, number))
+    # prctl(PR_SET_PDEATHSIG): the child keeps the signal that ends it with its grading thread (parent_death.py),
+    # never outliving its run under a uid the next child is given
+    program += [(_JEQ_K, 0, "allow", _PRCTL[machine]), (_LD_W_ABS, 0, 0, 16), (_JEQ_K, "eperm", 0, _PR_SET_PDEATHSIG)]
+    program.append((_RET_K, 0, 0, _ALLOW))
+    return _assemble(program)
+
+
+def keys_filter(machine: str | None = None) -> bytes | None:
+    """A classic-BPF seccomp program refusing kernel keyrings alone with EPERM (another ABI refused whole),
+    for the basic level, or None for an architecture it doesn't know."""
+    machine = machine or platform.machine()
+    if machine not in _KEYS:
+        return None
+    program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
+    if machine == "x86_64":
+        program.append((_JGE_K, "deny", 0, 0x40000000))
+    for number in _KEYS[machine]:
         program.append((_JEQ_K, "eperm", 0, number))
     program.append((_RET_K, 0, 0, _ALLOW))
     return _assemble(program)

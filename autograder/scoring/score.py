@@ -13,6 +13,7 @@ from autograder.config import Rubric
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.runner.protocol import CaseOutcome
 from autograder.scoring.compare import closeness, compare
+from autograder.scoring.hinting import hinted
 from autograder.scoring.printed import shown
 from autograder.tasks import MODULE, TITLE
 
@@ -48,6 +49,11 @@ def score_run(
         for task in rubric.points if task in by_task and (only is None or task in only)
     )
     tasks = tuple(_diagnosed(t, cases, outcomes, goldens, rubric) for t in tasks)
+    close = closeness(rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)
+
+    def explained(case: Case, outcome: CaseOutcome) -> bool:  # as _case_result judged it
+        return outcome.status == "ok" or bool(outcome.where) or MODULE[case.task] not in broken_modules
+    tasks = tuple(hinted(t, cases, outcomes, goldens, close, explained) for t in tasks)
     return Report(
         submission=submission,
         score=round(sum(t.score for t in tasks), 6),
@@ -165,9 +171,7 @@ def _explain(case: Case, outcome: CaseOutcome) -> tuple[str, ...]:
     if outcome.obs.get("composite") == 1.0:
         # the hint names a formula of the one-closure form (1 - t**2): the observations say there is none
         lines.append(COMPOSITE.format(op=case.task))
-    elif case.hint:
-        lines.append(f"hint: {case.hint}")
-    return tuple(lines)
+    return tuple(lines)  # the hint, where the case's observations fit it, follows (scoring/hinting.py)
 
 
 _HIDDEN_MESSAGE = {

@@ -155,7 +155,7 @@ def _notebook(path: Path, workdir: Path, problems: list[str]) -> Prepared:
     converted = _fresh(workdir / "notebook") / (path.stem + ".py")
     table = converted.with_suffix(".cells")
     try:
-        read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's text
+        problems += read_notebook(path, converted, table)  # in a process of its own: the notebook is the student's text
     except NotebookError as exc:
         raise SubmissionError(str(exc)) from None
     prepared = _single(converted, path.name, _fresh(workdir / "sub"), problems)

@@ -5,6 +5,13 @@ cell magics (`%%bash`: the whole cell) become a comment, or `pass  # ...` when i
 so line structure and blocks survive. The bodies of %%time, %%timeit and %%capture are
 plain Python and are kept (their own escapes removed line by line). The grading tools' own
 cells and calls (otter's, nbgrader's test cells) are left out: see tool_cells.py.
+
+A code cell too large for a submission's code (a pasted data dump, say) is left out alone, with a
+note naming it, and the rest of the notebook is graded, as nbgrader notes one cell and runs on; the
+same for the largest cells while all the cells together would pass that limit. Outputs are never
+run nor read into the module: a notebook of long outputs (a training log, plots) is read up to
+MAX_BYTES, past the 64 MiB it once could be, the reader's memory and time limits (notebook_reader.py)
+left to stop real bombs.
 """
 from __future__ import annotations
 
@@ -17,7 +24,9 @@ from autograder.files import UnreadableText, read_utf8
 from autograder.submission.tool_cells import SKIPPED, drop_otter, grader_names, tool_cell
 
 MARKER = "# [autograder: removed shell escape / magic]"
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = 192 * 1024 * 1024   # the file: outputs of any size up to it are read past (the reader holds ~2x in memory)
+CODE_BYTES = 1024 * 1024 - 64 * 1024   # all the code cells kept: the loader's limit of one file (1 MiB), less room
+LEFT_OUT = "# [autograder: cell left out: {size} of code, more than a submission's code may be]"
 PYTHON_BODY_MAGICS = {"time", "timeit", "capture"}
 _ESCAPE = re.compile(
     r"^\s*(?:[!%?]"                                  # !cmd  %magic  ?obj
@@ -35,25 +44,54 @@ def notebook_to_python(path: Path) -> str:
     return notebook_cells(path)[0]
 
 
-def notebook_cells(path: Path) -> tuple[str, list[tuple[int, int, int]]]:
+def notebook_cells(path: Path, notes: list[str] | None = None) -> tuple[str, list[tuple[int, int, int]]]:
     """The module's source and where each code cell stands in it: (cell number, first line, last
     line), 1-based and inclusive. The child runs the cells one after another as a notebook runs
-    (child/cells.py): one that raises does not stop the next, as under nbgrader and otter."""
-    nb = _read(Path(path))
+    (child/cells.py): one that raises does not stop the next, as under nbgrader and otter.
+    notes: where a line naming each cell left out (too large) is added."""
+    path = Path(path)
+    nb = _read(path)
     parts = ["# Code cells of a notebook; shell escapes, magics and the grading tools' cells removed by the autograder."]
     cells, line = [], 1  # the last line so far: the header's
     code = {number: cell for number, cell in enumerate(nb["cells"], 1) if cell.get("cell_type") == "code"}
-    sources = {number: convert_cell(cell.get("source", "")) for number, cell in code.items()}
+    raw = {number: _text(cell.get("source", "")) for number, cell in code.items()}
+    left_out = _too_large({number: len(text.encode("utf-8", "surrogatepass")) for number, text in raw.items()})
+    for number, size in sorted(left_out.items()):
+        if notes is not None:
+            notes.append(f"{path.name}: cell {number} holds {_megabytes(size)} of code, more than a submission's "
+                         "code may be: left out; the rest of the notebook is graded")
+    sources = {number: convert_cell(text) for number, text in raw.items() if number not in left_out}
     names = grader_names(list(sources.values()))
     for number, cell in code.items():
-        what = tool_cell(cell)
-        body = SKIPPED.format(what=what) if what else drop_otter(sources[number], names)
+        what = None if number in left_out else tool_cell(cell)
+        body = (LEFT_OUT.format(size=_megabytes(left_out[number])) if number in left_out
+                else SKIPPED.format(what=what) if what else drop_otter(sources[number], names))
         part = f"# In[{number}]:\n{body}"
         first = line + 3  # after the two blank lines that join the parts
         cells.append((number, first, first + part.count("\n")))
         line = first + part.count("\n")
         parts.append(part)
     return "\n\n\n".join(parts) + "\n", cells
+
+
+def _too_large(sizes: dict[int, int]) -> dict[int, int]:
+    """{cell: size} of the cells left out: each larger than the code's limit alone, then the largest
+    (the later of two the same) while all the cells kept would pass it."""
+    out = {number: size for number, size in sizes.items() if size > CODE_BYTES}
+    kept = sum(size for number, size in sizes.items() if number not in out)
+    for number, size in sorted(((n, s) for n, s in sizes.items() if n not in out), key=lambda c: (-c[1], -c[0])):
+        if kept <= CODE_BYTES:
+            break
+        out[number], kept = size, kept - size
+    return out
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 2**20:.1f} MB"
+
+
+def _text(source) -> str:
+    return "".join(source) if isinstance(source, list) else str(source)
 
 
 def _read(path: Path):

@@ -4,8 +4,9 @@ Parsing a student's notebook costs what the student chooses: a deeply nested doc
 tiny JSON objects or a many-megabyte cell can take a process to gigabytes or past Python's recursion
 limit. So the grading process never parses one: `read_notebook` runs notebook.py's conversion in a
 process of its own under an address-space, CPU and wall-time limit, which writes the module and
-its cell map (what load.py and child/cells.py read) and answers in one line. Whatever it meets
-ends as one NotebookError (one line: the row says why), never as a crash of the grading.
+its cell map (what load.py and child/cells.py read) and answers in one line: the notes on what it
+left out (a cell too large, notebook.py), or why it can't. Whatever it meets ends as one
+NotebookError (one line: the row says why), never as a crash of the grading.
 """
 from __future__ import annotations
 
@@ -18,14 +19,16 @@ from pathlib import Path
 
 from autograder.submission.notebook import NotebookError
 
-MEMORY_MB = 768      # the reader's address space: a 64 MiB notebook of ordinary cells and outputs fits
+MEMORY_MB = 768      # the reader's address space: a 64 MiB notebook of ordinary cells and outputs fits, and one of 192 MiB
+                     # (notebook.MAX_BYTES) whose outputs are long texts or images (measured: 238 MiB, 500 MB resident)
 CPU_SECONDS = 20
 WALL_SECONDS = 30
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding `autograder`
 
 
-def read_notebook(path: Path, module: Path, table: Path) -> None:
-    """Write the notebook at path as one module (module) and its cell map (table), or raise NotebookError."""
+def read_notebook(path: Path, module: Path, table: Path) -> list[str]:
+    """Write the notebook at path as one module (module) and its cell map (table), and return the notes on
+    what was left out of it; or raise NotebookError."""
     name = Path(path).name
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")])),
            "PYTHONIOENCODING": "utf-8"}
@@ -36,8 +39,8 @@ def read_notebook(path: Path, module: Path, table: Path) -> None:
     except subprocess.TimeoutExpired:
         raise NotebookError(f"{name}: reading it took longer than {WALL_SECONDS} s") from None
     answer = _answer(done.stdout)
-    if done.returncode == 0 and answer == "ok":
-        return
+    if done.returncode == 0 and isinstance(answer, dict) and isinstance(answer.get("notes"), list):
+        return [str(note) for note in answer["notes"]]
     if isinstance(answer, str) and answer.startswith("error:"):
         raise NotebookError(answer.removeprefix("error:"))
     if b"MemoryError" in done.stderr[-2000:]:
@@ -67,12 +70,13 @@ def _limits() -> None:
             pass
 
 
-def _main(notebook: str, module: str, table: str) -> str:
-    """In the reader: convert, write both files, and say "ok" or "error:<one line>"."""
+def _main(notebook: str, module: str, table: str) -> str | dict:
+    """In the reader: convert, write both files, and say {"notes": [...]} or "error:<one line>"."""
     from autograder.submission.notebook import notebook_cells
 
+    notes: list[str] = []
     try:
-        source, cells = notebook_cells(Path(notebook))
+        source, cells = notebook_cells(Path(notebook), notes)
     except NotebookError as exc:
         return "error:" + str(exc)
     except RecursionError:
@@ -83,7 +87,7 @@ def _main(notebook: str, module: str, table: str) -> str:
     # literal means the same character (and elsewhere is the syntax error the character was)
     Path(module).write_text(source, encoding="utf-8", errors="backslashreplace")
     Path(table).write_text("".join(f"{number} {first} {last}\n" for number, first, last in cells), encoding="utf-8")
-    return "ok"
+    return {"notes": notes}
 
 
 if __name__ == "__main__":

@@ -3,19 +3,25 @@
 While a submission of a class with [variants] is graded, its engine is also run on each operation
 of the pool at a few fixed inputs (`sample_cases`: in the same child, never scored). Each variant
 of the class predicts those numbers exactly (its operation, its constant: tasks.POOL's forward and
-derivative). A submission whose numbers fit another student's variant and not its own is flagged,
-naming whose, with the inputs and the numbers. A correct solution of its own variant fits its own
-variant, so it is never flagged; nor is code that fits no variant at all (a pasted lecture engine,
-a bug): that is for the grade to say, not forensics.
+derivative). Two findings, each naming whose variant, with the inputs and the numbers:
+- `instead`: its numbers fit another student's variant and not its own (a copy handed in as is);
+- `beside`: it fits its own variant, and also holds another operation of the pool that computes
+  another student's exact constant (a copy with its own operation added): the stubs hold the
+  student's own operation alone, and no honest route leads to another student's constant (the pool's
+  constants are never the textbook's, and a class's are drawn from 100,001 per operation).
+A correct solution of its own variant, alone, is never flagged; nor is code that fits no variant at
+all (a pasted lecture engine, a bug): that is for the grade to say, not forensics. Two students who
+share a variant (operation and constant) fit each other's: that is never a finding.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from autograder.cases.model import Case
 from autograder.tasks import VARIANT_OPS
+from autograder.variants.model import Variant
 
 PROGRAM = "ops.sample"
 PREFIX = "forensics/"
@@ -62,6 +68,9 @@ def fits(sample, op: str, constant: float) -> bool:
     return all(math.isclose(g, w, rel_tol=REL_TOL, abs_tol=ABS_TOL) for g, w in zip(got[1] + got[2], outs + grads))
 
 
+INSTEAD, BESIDE = "instead", "beside"
+
+
 @dataclass(frozen=True)
 class Flag:
     student: str          # whose submission
@@ -69,38 +78,52 @@ class Flag:
     sources: tuple[str, ...]   # the students whose variant it solves
     source_variant: str
     evidence: str         # the inputs, and the numbers it gave, theirs and its own variant's
+    finding: str = INSTEAD     # INSTEAD of its own variant, or BESIDE it
 
     def says(self) -> str:
         whose = " and ".join(f"{s}'s" for s in self.sources)
+        if self.finding == BESIDE:
+            return (f"{self.student} also computes {whose} variant ({self.source_variant}), beside its own "
+                    f"({self.own})")
         return f"{self.student} solves {whose} variant ({self.source_variant}), not its own ({self.own})"
 
 
-def flags(reports) -> list[Flag]:
-    """Every submission of the class that fits another student's variant and not its own."""
+def flags(reports, variants: Iterable[Variant] | None = None) -> list[Flag]:
+    """Every submission of the class whose code computes another student's variant: instead of its own, or
+    beside it. variants: the class's variants to compare with (each with its student; the roster's, say);
+    by default the variants of the graded reports."""
     graded = [r for r in reports if r.variant is not None and r.variant.op]
+    if variants is None:
+        variants = [r.variant if r.variant.student else Variant(r.submission, r.variant.op, r.variant.constant)
+                    for r in graded]
+    known = [v for v in variants if v.op in VARIANT_OPS]
     out = []
     for r in graded:
         own = r.variant
-        if fits(r.samples, own.op, own.constant):
+        theirs = [v for v in known if (v.op, v.constant) != (own.op, own.constant) and fits(r.samples, v.op, v.constant)]
+        if not theirs:
             continue
-        sources = [o for o in graded if o is not r and (o.variant.op, o.variant.constant) != (own.op, own.constant)
-                   and fits(r.samples, o.variant.op, o.variant.constant)]
-        if sources:
-            source = sources[0].variant
-            out.append(Flag(own.student or r.submission, own.op_label, tuple(o.variant.student or o.submission
-                                                                            for o in sources),
-                            source.op_label, _evidence(r.samples, own, source)))
+        finding = BESIDE if fits(r.samples, own.op, own.constant) else INSTEAD
+        by_variant: dict[tuple[str, float], list[Variant]] = {}
+        for v in theirs:    # students who share a variant: one flag naming them all
+            by_variant.setdefault((v.op, v.constant), []).append(v)
+        for same in by_variant.values():
+            out.append(Flag(own.student or r.submission, own.op_label, tuple(dict.fromkeys(v.student for v in same)),
+                            same[0].op_label, _evidence(r.samples, own, same[0], finding), finding))
     return out
 
 
-def _evidence(sample, own, source) -> str:
+def _evidence(sample, own, source, finding: str = INSTEAD) -> str:
     got = {s[0]: s for s in sample}[source.op]
     outs, grads = predicted(source.op, source.constant)
     line = (f"a.{source.op}() at a = {', '.join(f'{x:g}' for x in sample_inputs(source.op))} gave "
             f"{_nums(got[1])} with a.grad {_nums(got[2])} (out.grad = {UPSTREAM:g}): "
             f"{source.op_label} gives {_nums(outs)} and {_nums(grads)}")
     mine = {s[0]: s for s in sample}.get(own.op)
-    if own.op == source.op or mine is None:
+    if finding == BESIDE:
+        line += (f"; its own a.{own.op}() gives {own.op_label}'s numbers too, and the stubs of its variant hold "
+                 f"no a.{source.op}()")
+    elif own.op == source.op or mine is None:
         line += f"; its own {own.op_label} gives {_nums(predicted(own.op, own.constant)[0])}"
         if mine is None:
             line += f", and its a.{own.op}() gave no numbers"

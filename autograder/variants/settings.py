@@ -11,12 +11,15 @@
     # secret = "..."  # or AUTOGRADER_VARIANTS_SECRET; else the course's own hidden_seed
 
 The secret decides every student's variant: with it, anyone can compute whose variant is
-whose, so it never leaves the instructor's side (handouts get this table without it).
+whose, so it never leaves the instructor's side (handouts get this table without it). A
+handout's table carries instead `key = "<hex>"`, the course's public key (variants/signature.py),
+the only key its variant.json is checked against.
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -41,6 +44,7 @@ class VariantsConfig:
     activations: tuple[str, ...] = ACTIVATIONS
     points: float = 5.0
     secret: str | None = None
+    key: str | None = None      # the course's public key (Ed25519, hex): a handout's, written by `handout`
 
     def secret_or(self, fallback: str | None) -> str:
         """The secret variants are drawn from: the environment's, the table's, else `fallback`."""
@@ -57,7 +61,7 @@ def parse(table, source: str) -> VariantsConfig:
     """The [variants] table of `source`, checked."""
     if not isinstance(table, Mapping):
         raise VariantsError(f"{source}: [variants] must be a table")
-    known = {"vary", "pool", "activations", "points", "secret"}
+    known = {"vary", "pool", "activations", "points", "secret", "key"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise VariantsError(f"{source}: [variants] has unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -74,6 +78,12 @@ def parse(table, source: str) -> VariantsConfig:
         if not isinstance(table["secret"], str) or len(table["secret"]) < 8:
             raise VariantsError(f"{source}: [variants] secret must be a string of at least 8 characters")
         kwargs["secret"] = table["secret"]
+    if "key" in table:
+        key = table["key"]
+        if not isinstance(key, str) or not re.fullmatch(r"[0-9a-f]{64}", key):
+            raise VariantsError(f"{source}: [variants] key must be the course's public key, 64 hex digits, "
+                                "as `autograder handout` writes it")
+        kwargs["key"] = key
     return VariantsConfig(**kwargs)
 
 
@@ -92,4 +102,5 @@ def to_toml(config: VariantsConfig, *, secret: str | None = None) -> list[str]:
         return "[" + ", ".join(f'"{x}"' for x in xs) + "]"
     return ["[variants]", f"vary = {names(config.vary)}", f"pool = {names(config.pool)}",
             f"activations = {names(config.activations)}", f"points = {config.points:g}",
-            *([f"secret = {json.dumps(secret)}"] if secret else [])]
+            *([f"secret = {json.dumps(secret)}"] if secret else []),
+            *([f'key = "{config.key}"'] if config.key else [])]

@@ -86,10 +86,13 @@ def test_a_regraded_submission_rewrites_its_own_files_and_the_class_files_only(t
 
     changed = {rel for rel, st in stats(tmp_path / "out").items() if st != stat_before.get(rel)}
     assert changed == {"reports/ben.json", "feedback/ben.html", "gradebook.csv", "summary.json", "summary.md",
-                       "summary.html", "score_histogram.png"}
+                       "summary.html", "score_histogram.png", "regrade-changes.csv", "regrade-changes.md"}
+    assert (tmp_path / "out" / "regrade-changes.csv").read_text().splitlines()[1].startswith(
+        "ben,100,95,100,add 5 -> 0,\"the student's code changed")   # what moved, and why
     fresh = tmp_path / "fresh"
     run(entries, fresh)
-    assert files(tmp_path / "out") == files(fresh)
+    regraded = files(tmp_path / "out")
+    assert {k: v for k, v in regraded.items() if not k.startswith("regrade-changes")} == files(fresh)
 
 
 def test_an_output_written_early_and_then_overwritten_during_grading_is_written_again(tmp_path, log):
@@ -135,12 +138,13 @@ def test_the_store_remembers_the_files_it_wrote(tmp_path):
 
 
 def test_does_a_reused_out_drop_the_files_of_students_no_longer_in_the_class(tmp_path):
-    """ana, ben and cai graded, then ana and ben only: cai's report and page go (the gradebook has no cai);
-    a file the kit did not write (or one edited since) stays, and is listed."""
+    """ana, ben and cai graded, then ana, ben and dan (another class: not a part of the last one): cai's report
+    and page go (the gradebook has no cai); a file the kit did not write (or one edited since) stays, and is
+    listed. (A run of a part of the last class updates it in place: test_regrade.py.)"""
     entries = a_class(tmp_path)
     run(entries, tmp_path / "out")
     (tmp_path / "out" / "reports" / "notes.txt").write_text("the TA's own notes")
-    result = run(entries[:2], tmp_path / "out")
+    result = run(entries[:2] + a_class(tmp_path, dan={}), tmp_path / "out")
     left = files(tmp_path / "out")
     assert "reports/cai.json" not in left and "feedback/cai.html" not in left
     assert {"reports/ana.json", "feedback/ana.html", "reports/ben.json", "feedback/ben.html"} <= set(left)

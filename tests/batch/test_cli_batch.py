@@ -70,9 +70,28 @@ def test_does_a_reused_out_say_whose_files_it_removed_and_which_it_kept(tmp_path
     command([tmp_path / "class"], tmp_path / "out")
     (tmp_path / "out" / "feedback" / "extra.html").write_text("a TA's page")
     submission(tmp_path / "class2", "ana")
+    submission(tmp_path / "class2", "cai")   # another class (a part of the last one would update it in place)
     capsys.readouterr()
     assert command([tmp_path / "class2"], tmp_path / "out") == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "Removed the reports and feedback pages of 1 student(s) graded here before and not in this run: ben" in out
     assert "note: kept 1 file(s) in reports/ and feedback/ that are of no student in this run" in out
     assert "feedback/extra.html" in out
+
+
+def test_does_a_roster_name_its_missing_and_unrostered_students_and_refuse_a_bad_one_in_one_line(tmp_path, capsys):
+    submission(tmp_path / "class", "ana")
+    submission(tmp_path / "class", "zed")
+    (tmp_path / "roster.csv").write_text("id\nana\nbea\n")
+    console = Console(width=200, highlight=False, force_terminal=False)
+    assert run_batch_command([tmp_path / "class"], tmp_path / "out", 2, False, RUBRIC, grade_one=grade_fake,
+                             console=console, roster=tmp_path / "roster.csv") == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "not on the roster (1; graded, and named): zed" in out
+    assert "no submission (1 of 2 on the roster): bea" in out
+    (tmp_path / "bad.csv").write_text("name\nana\n")
+    for roster, shard, said in ((tmp_path / "bad.csv", None, "an `id` column"), (tmp_path / "roster.csv", "1/2", "not --shard")):
+        assert run_batch_command([tmp_path / "class"], tmp_path / "out2", 2, False, RUBRIC, grade_one=grade_fake,
+                                 console=console, roster=roster, shard=shard) == 2
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1

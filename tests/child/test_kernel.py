@@ -1,5 +1,5 @@
 """Is child/kernel.py's clone_into a fork as os.fork makes one (without namespace flags here: those need the
-zygote's capabilities, tests/runner/test_zygote.py)? The child's cached thread id, the import lock, the
+zygote's capabilities, tests/runner/levels/zygote/test_zygote.py)? The child's cached thread id, the import lock, the
 at-fork callbacks (random's reseed), the parent's state after."""
 from __future__ import annotations
 

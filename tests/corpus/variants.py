@@ -653,6 +653,7 @@ class Graded:
     lost: dict                                            # task -> ((case id, status, message), ...)
     seconds: float
     diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
+    hints: dict = None                                    # task -> the hints its failing public cases show
     proofs: dict = None                                   # task -> ((mistake id, proven, fix), ...)
 
     @property
@@ -688,6 +689,8 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
                   tuple((t.id, t.score, t.max_score, t.status) for t in report.tasks),
                   lost, time.monotonic() - started,
                   {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis},
+                  {t.id: tuple(line for c in t.cases for line in c.details if line.startswith("hint: "))
+                   for t in report.tasks if t.score < t.max_score},
                   {t.id: tuple((d.id, d.proven, d.fix) for d in t.diagnosis) for t in report.tasks if t.diagnosis})
 
 

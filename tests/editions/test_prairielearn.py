@@ -141,6 +141,14 @@ def test_is_the_question_laid_out_as_prairielearn_wants(question):
     assert "bubblewrap" in (question / "serverFilesCourse" / "backprop_kit" / "Dockerfile").read_text()
 
 
+def test_does_the_homework_slot_keep_a_student_on_one_variant(question):
+    """PrairieLearn's Homework default (triesPerVariant 1) makes a new variant after every try below 100%:
+    the slot the kit writes keeps one for many tries."""
+    slot = json.loads((question / "assessment-slot.json").read_text())
+    assert slot["id"] == QUESTION.split("/")[-1] and slot["triesPerVariant"] >= 50
+    assert slot["points"] == slot["maxPoints"] > 0
+
+
 @pytest.mark.parametrize("upload", [correct, buggy, empty], ids=["correct", "buggy", "empty"])
 def test_is_the_score_the_one_autograder_grade_gives(question, tmp_path, upload, monkeypatch, capsys):
     results, stdout = run_grader(question, tmp_path / "grade", upload)

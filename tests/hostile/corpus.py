@@ -50,7 +50,7 @@ except Exception:
     pass
 '''
 
-# What stops an attack, and the sandbox levels (runner/levels.py) that have it. An attack that
+# What stops an attack, and the sandbox levels (runner/levels/) that have it. An attack that
 # `needs` one is held to its strong property only under those levels; under the others the test
 # asserts the weak one (never above full marks, the report is the grader's own) and says why.
 HELD_BY: dict[str, frozenset[str]] = {
@@ -871,8 +871,9 @@ LONG_SUM = "total = " + " + ".join(["1"] * 3000)
 
 PARSED_AND_SHOWN: tuple[Hostile, ...] = (
     H("nb-huge-cell", "a correct notebook plus a 6 MB cell that mentions otter (parsed in the grading process, it "
-      "took it to 1.4 GB and a RecursionError)", "one row with the reason (its code is over 1 MiB); nothing lost",
-      kind="made", honest="none", make=_notebook_of("import otter\nx = [" + "1," * 3_000_000 + "]")),
+      "took it to 1.4 GB and a RecursionError; then the whole notebook was refused for it: 0 points)",
+      "that cell alone is left out, with a note naming it; the rest graded: full marks", kind="made", honest="same",
+      make=_notebook_of("import otter\nx = [" + "1," * 3_000_000 + "]")),
     H("nb-deep-json", "a notebook whose metadata nests 100,000 lists (past json's recursion limit)",
       "one row with the reason", kind="made", honest="none",
       make=_notebook_of(extra='"deep": ' + "[" * 100_000 + "]" * 100_000)),

@@ -336,7 +336,9 @@ def test_the_readme_has_one_line_per_hostile_submission():
 # ---- issue 19, items 2-5: what the grading process parses, what reaches a terminal, identity -------
 
 def test_a_notebook_the_grading_process_once_parsed_is_one_row_with_the_reason(batch):
-    assert "larger than 1 MB" in batch.report("nb-huge-cell")["error"]
+    huge = batch.report("nb-huge-cell")   # the oversized cell alone is left out, and named
+    assert huge["error"] is None and huge["score"] == huge["max_score"], huge["notes"]
+    assert any("cell 2 holds 5.7 MB of code" in n and "left out" in n for n in huge["notes"]), huge["notes"]
     assert "nested too deeply" in batch.report("nb-deep-json")["error"]
     assert "not a Python notebook" in batch.report("esc-kernelspec")["error"]
     report = batch.report("nb-odd-cells")

@@ -121,3 +121,24 @@ def test_is_a_corrupt_file_refused_in_one_line(out, tmp_path, capsys, content, s
 def test_is_a_folder_that_is_not_a_grade_output_refused(tmp_path, capsys):
     assert main(["lms", "canvas", str(tmp_path), "--gradebook", str(export(tmp_path / "g.csv"))]) == 2
     assert "no gradebook.csv here" in capsys.readouterr().err
+
+
+def test_does_changed_fill_only_the_scores_the_last_regrade_changed(out, tmp_path, capsys):
+    """After a regrade (OUT/regrade-changes.csv names who moved), --changed fills their cells alone: every
+    other one is left as the export has it, so an import changes nothing else."""
+    import shutil
+
+    copy = tmp_path / "out"
+    shutil.copytree(out, copy)
+    bob = next(p.stem for p in (copy / "reports").iterdir() if p.stem.endswith("_1002"))
+    (copy / "regrade-changes.csv").write_text(f"student,old_score,new_score,max_score,tasks,why\r\n{bob},1,2,3,,x\r\n")
+    code = main(["lms", "canvas", str(copy), "--gradebook", str(export(tmp_path / "g.csv")),
+                 "--assignment", "Backprop", "--changed"])
+    said = capsys.readouterr().out
+    _, rows = read(copy / "canvas-import.csv")
+    col = HEADER.index("Backprop (123)")
+    filled = {r[1]: r[col] for r in rows[3:]}
+    assert filled["1002"] != "" and filled["1001"] == "" and filled["1003"] == "" and filled["1005"] == "7"
+    assert "only the 1 score(s) the last regrade changed" in said and code == 0
+    (copy / "regrade-changes.csv").unlink()
+    assert main(["lms", "canvas", str(copy), "--gradebook", str(tmp_path / "g.csv"), "--changed"]) == 2

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from autograder.runner import chroot, levels
+from autograder.runner import levels
+from autograder.runner.levels.uid import chroot
 from autograder.runner.levels import ENV, SandboxUnavailable
 from autograder.runner.packages import installed_dirs, link_folder, package_paths, site_dirs
 

@@ -22,7 +22,7 @@ from autograder.runner.protocol import BadValue
 
 @pytest.fixture(autouse=True)
 def basic_sandbox(monkeypatch):
-    """The runner's protocol, at the level every machine has (test_sandbox_levels.py: the others)."""
+    """The runner's protocol, at the level every machine has (levels/test_sandbox_levels.py: the others)."""
     monkeypatch.setenv("AUTOGRADER_SANDBOX", "basic")
 
 

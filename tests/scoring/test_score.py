@@ -13,7 +13,8 @@ RUBRIC = Rubric()
 
 def _case(cid: str, task: str, visibility="public", needs=()) -> Case:
     return Case(id=cid, task=task, program="ops.local", params={"a": 12.375}, visibility=visibility,
-                title=f"{cid}: a = 12.375", derivation="a.grad = 3 because ...", hint="use +=", needs=needs)
+                title=f"{cid}: a = 12.375", derivation="a.grad = 3 because ...", hint="use +=", hint_when="failed",
+                needs=needs)
 
 
 def _ok(cid, value):

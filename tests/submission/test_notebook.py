@@ -191,3 +191,18 @@ def test_does_the_cell_map_point_at_each_cells_own_lines(tmp_path_factory, cells
     covered = {i for _, first, last in table for i in range(first, last + 1)}
     assert all(not lines[i - 1] or lines[i - 1].startswith("# Code cells") for i in range(1, len(lines) + 1)
                if i not in covered)  # outside the cells: the header and blank lines only
+
+
+def test_is_a_cell_too_large_left_out_alone_and_named(tmp_path):
+    """A 2 MB cell, and cells that together pass the code's limit (the largest, later first), are left out
+    one by one with a note each; every other cell, and where each stands, is kept."""
+    big = "x = [" + "1," * 1_000_000 + "]"            # 2 MB alone
+    part = "y = [" + "2," * 200_000 + "]"             # 0.4 MB: three of them pass the limit together
+    path = write_notebook(tmp_path / "hw.ipynb", *engine_cells(), big, part, part, part, "z = 3")
+    notes: list[str] = []
+    source, cells = notebook_cells(path, notes)
+    assert [n.split(":")[1].split(" holds")[0].strip() for n in notes] == ["cell 5", "cell 8"], notes
+    assert all("left out; the rest of the notebook is graded" in n for n in notes)
+    assert [c[0] for c in cells] == [2, 3, 4, 5, 6, 7, 8, 9] and "z = 3" in source
+    assert source.count("y = [") == 2 and "x = [" not in source and len(source.encode()) < 2**20
+    compile(source, "hw.py", "exec")

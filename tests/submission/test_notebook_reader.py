@@ -107,5 +107,20 @@ def test_does_the_grading_process_stay_small_while_it_grades_hostile_notebooks(t
     assert done.returncode == 0, done.stderr[-2000:]
     got = json.loads(done.stdout.strip().splitlines()[-1])
     assert got["after"] - got["before"] < bound, got
-    assert got["errors"][0] and "larger than 1 MB" in got["errors"][0]   # the 6 MB cell: one clear row
-    assert got["scores"][1:] == [got["scores"][1]] * 2 and got["scores"][1] > 0 and got["errors"][1:] == [None, None]
+    # the 6 MB cell is left out alone: the notebook's code around it graded as the others are
+    assert got["scores"] == [got["scores"][0]] * 3 and got["scores"][0] > 0 and got["errors"] == [None] * 3
+
+
+@pytest.mark.parametrize("megabytes", [40, 100])
+def test_is_a_huge_output_ignored_and_the_code_graded(tmp_path, megabytes):
+    """Outputs are never run nor read as code: a correct notebook whose one cell printed 40 MB, or 100 MB (past
+    the 64 MiB a notebook once could be: refused whole), is graded as the same notebook without it."""
+    from autograder.config import Rubric
+    from autograder.grading import grade_path
+
+    path = write(tmp_path / "printed.ipynb", [one_file(), "print('the training log')"])
+    nb = json.loads(path.read_text())
+    nb["cells"][1]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "x" * megabytes * 10**6 + "\n"}]
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    report = grade_path(path, rubric=Rubric(hidden_seed=5), include_hidden=False, tasks=["add", "mlp"])
+    assert report.error is None and report.score == report.max_score, (report.error, report.notes)

@@ -43,11 +43,33 @@ def test_is_a_copy_within_the_same_operation_told_by_its_constant():
 
 
 def test_is_an_honest_submission_never_flagged():
-    """Correct (fits its own), buggy (fits nothing), the lecture's engine (no extra operation), and an engine
-    that holds another's method beside its own correct one: none is flagged."""
+    """Correct (fits its own), buggy (fits nothing), the lecture's engine (no extra operation), two students who
+    share a variant, and an engine holding another operation at a constant no student has: none is flagged."""
+    ann_too = Variant("ann_too", "sigmoid", 2.0, "relu")
     reports = [_report(ANN, _samples(ANN)), _report(BOB, _samples(BOB, broken="softplus")), _report(CAT, ()),
-               _report(Variant("dan", "sigmoid", 2.5, "tanh"), _samples(Variant("dan", "sigmoid", 2.5), BOB))]
+               _report(ann_too, _samples(ann_too)),
+               _report(Variant("dan", "sigmoid", 2.5, "tanh"), _samples(Variant("dan", "sigmoid", 2.5),
+                                                                         Variant("", "softplus", 1.0)))]
     assert flags(reports) == []
+
+
+def test_is_another_students_operation_beside_its_own_named_with_whose():
+    """dan's engine computes its own sigmoid and bob_33's softplus at bob_33's exact constant: a copy of bob_33's
+    engine with dan's operation added. Named, with whose, as found beside its own."""
+    dan = Variant("dan", "sigmoid", 2.5, "tanh")
+    found = flags([_report(dan, _samples(dan, BOB)), _report(BOB, _samples(BOB))])
+    assert [(f.student, f.sources, f.finding) for f in found] == [("dan", ("bob_33",), "beside")]
+    assert found[0].says() == "dan also computes bob_33's variant (softplus (beta = 2.7)), beside its own (sigmoid (c = 2.5))"
+    assert "its own a.sigmoid() gives sigmoid (c = 2.5)'s numbers too" in found[0].evidence
+
+
+def test_are_the_variants_compared_with_those_given():
+    """Given the class's variants (a roster's: students who handed in nothing too), a copy of an absent
+    student's operation is named; without them, only the graded ones are known."""
+    dan, eve = Variant("dan", "sigmoid", 2.5, "tanh"), Variant("eve", "sin", 2.2)
+    reports = [_report(dan, _samples(dan, eve))]
+    assert flags(reports) == []
+    assert [(f.student, f.sources) for f in flags(reports, [dan, eve])] == [("dan", ("eve",))]
 
 
 def test_does_a_sample_fit_only_its_own_constant():

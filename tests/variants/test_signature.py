@@ -13,7 +13,7 @@ from autograder.errors import UserError
 from autograder.handout.roster import write_handouts
 from autograder.variants.assign import variant_of
 from autograder.variants.handout_file import handout_rubric
-from autograder.variants.signature import BadSignature, signed, verified
+from autograder.variants.signature import BadSignature, public_key_hex, signed, verified
 
 COURSE = from_mapping({"hidden_seed": 424242, "variants": {"points": 6}})
 OTHER = from_mapping({"hidden_seed": 777777, "variants": {"points": 6}})
@@ -22,23 +22,25 @@ OTHER = from_mapping({"hidden_seed": 777777, "variants": {"points": 6}})
 def test_does_the_courses_signature_hold_its_own_variant_and_no_edit():
     """Is an untouched file read back as the variant signed, and an edited constant or operation refused?"""
     ada = variant_of(COURSE, "ada_7")
-    content = signed(ada, "424242")
-    assert verified(content) == ada
+    content, course = signed(ada, "424242"), public_key_hex("424242")
+    assert verified(content, course) == ada
     for key, value in (("constant", ada.constant + 0.5), ("op", "sin" if ada.op != "sin" else "log"),
                        ("student", "bob_33")):
         edited = json.loads(json.dumps(content))
         edited["variant"][key] = value
         with pytest.raises(BadSignature):
-            verified(edited)
+            verified(edited, course)
     with pytest.raises(BadSignature):
-        verified(ada.to_json())  # an unsigned file, as the kit wrote before it signed them
+        verified(ada.to_json(), course)  # an unsigned file, as the kit wrote before it signed them
 
 
 def test_is_the_signing_key_the_courses_own():
     """Two courses (two secrets) sign with different keys; the same course always with the same one."""
     ada = variant_of(COURSE, "ada_7")
     assert signed(ada, "424242") == signed(ada, "424242")
-    assert signed(ada, "424242")["key"] != signed(ada, "777777")["key"]
+    assert public_key_hex("424242") != public_key_hex("777777")
+    with pytest.raises(BadSignature):
+        verified(signed(ada, "777777"), public_key_hex("424242"))
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,9 @@
 """Moodle's "Download all submissions": a folder per student, `<Full Name>_<id>_assignsubmission_file_`.
 
 The student id is "<Full Name>_<id>"; the participant id is what the offline grading
-worksheet matches on.
+worksheet matches on. The full name is the student's to choose, so the id is read from the
+end Moodle writes (the last `_<digits>_assignsubmission_`), and a long name is shortened
+before it, never the id after it.
 """
 from __future__ import annotations
 
@@ -9,17 +11,17 @@ import re
 from pathlib import Path
 
 from autograder.batch.entry import Entry
-from autograder.batch.layouts.base import Found
+from autograder.batch.layouts.base import Found, with_lms_id
 from autograder.batch.items import children, is_junk, narrow
 from autograder.batch.workspace import Workspace
 
-FOLDER = re.compile(r"^(?P<who>.+_\d+)_assign(?:ment)?submission_\w+?_?$")
+FOLDER = re.compile(r"^(?P<name>.+)_(?P<id>\d+)_assign(?:ment)?submission_\w+?_?$")
 
 
 def student_id(name: str) -> str | None:
     """"Ada Lovelace_42" for a Moodle submission folder's name, else None."""
     m = FOLDER.match(name)
-    return m["who"] if m else None
+    return with_lms_id(m["name"], m["id"]) if m else None
 
 
 class Moodle:

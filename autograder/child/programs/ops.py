@@ -8,7 +8,7 @@ operation written with other operations (tanh from exp, / and -) has a graph of
 its own under its result: the kit runs those closures too (backprop_op), and
 says so in the observation "composite" (1, else 0), which no golden holds.
 """
-from ._graph import ReturnedNone, backprop_from, backprop_op, build, seed
+from ._graph import NotAValue, ReturnedNone, backprop_from, backprop_op, build, seed
 
 # how a case writes each operation, and the method of the student's Value that computes it
 _WRITTEN = {"add": ("{l} + {r}", "__add__", "__radd__"), "mul": ("{l} * {r}", "__mul__", "__rmul__"),
@@ -26,6 +26,8 @@ def apply(spec, args):
     out = _apply(spec, args)
     if out is None:
         raise ReturnedNone(_returned_none(spec))
+    if type(out) in (int, float):  # a number: the node's .data, returned in its place
+        raise NotAValue(_returned_none(spec).replace("None", f"the {type(out).__name__} {out:.6g}", 1))
     return out
 
 

@@ -57,6 +57,8 @@ def push(out: Path, platform: Platform, graded: list[Graded], *, late_penalty: f
         item = call(platform, "a new line item (AGS)", ags.find_or_create_lineitem, new)
         result.created = True
     result.lineitem = item.get_id() if item else None
+    if result.lineitem and not dry_run:
+        sent.remember_tag(platform.tag, result.lineitem)
     result.score_maximum = float((item.get_score_maximum() if item else None) or platform.score_maximum or kit_max)
     for g in graded:
         user = matched.users.get(g.student)

@@ -2,7 +2,8 @@
 changed (a re-push duplicates nothing) and, after a refusal, exactly what was not sent.
 
     {"schema": 1, "lineitems": {"<line item URL>": {"<student>": {"user": ..., "scoreGiven": ...,
-     "scoreMaximum": ..., "comment": ..., "timestamp": ...}}}}
+     "scoreMaximum": ..., "comment": ..., "timestamp": ...}}},
+     "tags": {"<assignment tag>": "<its line item URL>"}}      (from the push that found it: offline.py)
 
 Written atomically after each accepted score: a push stopped half-way (a refusal, Ctrl-C) loses nothing.
 """
@@ -37,8 +38,28 @@ class Sent:
 
     def unchanged(self, lineitem: str, student: str, score: dict) -> bool:
         last = self.last(lineitem, student)
-        return last is not None and all(last.get(k) == score.get(k) for k in COMPARED)
+        return last is not None and unchanged(last, score)
+
+    def remember_tag(self, tag: str, lineitem: str) -> None:
+        """The line item the assignment's tag found (for a dry run without the platform: offline.py)."""
+        if self.data.setdefault("tags", {}).get(tag) != lineitem:
+            self.data["tags"][tag] = lineitem
+            self._write()
+
+    def lineitem_of(self, tag: str | None) -> str | None:
+        """The line item the tag found last; without it, the only line item scores were sent to, if one."""
+        found = self.data.get("tags", {}).get(tag) if tag else None
+        items = list(self.data["lineitems"])
+        return found or (items[0] if len(items) == 1 else None)
 
     def record(self, lineitem: str, student: str, score: dict) -> None:
         self.data["lineitems"].setdefault(lineitem, {})[student] = {k: score[k] for k in (*COMPARED, "timestamp")}
+        self._write()
+
+    def _write(self) -> None:
         write_bytes_atomic(self.path, (json.dumps(self.data, indent=1, sort_keys=True) + "\n").encode("utf-8"))
+
+
+def unchanged(last: dict, score: dict) -> bool:
+    """Is score what was sent last (the fields a re-push compares)?"""
+    return all(last.get(k) == score.get(k) for k in COMPARED)

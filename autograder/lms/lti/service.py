@@ -4,6 +4,7 @@ the one it gave has expired, and every refusal turned into a Refused with one li
 from __future__ import annotations
 
 import json
+import re
 
 import requests
 from pylti1p3.exception import LtiException, LtiServiceException
@@ -49,16 +50,31 @@ def why(status: int, what: str, platform: Platform, detail: str = "") -> str:
 
 
 class Connector(ServiceConnector):
-    """pylti1p3's ServiceConnector; a 401 on a service call fetches a fresh access token and tries once more."""
+    """pylti1p3's ServiceConnector; a 401 on a service call fetches a fresh access token and tries once more,
+    and the next page's URL is the platform's own (exact_next_page)."""
 
     def make_service_request(self, scopes, url, **kwargs):
         try:
-            return super().make_service_request(scopes, url, **kwargs)
+            return exact_next_page(super().make_service_request(scopes, url, **kwargs))
         except LtiServiceException as err:
             if err.response.status_code != 401 or not self._access_tokens:
                 raise
             self._access_tokens.clear()   # expired or revoked: one new token, one more try
-            return super().make_service_request(scopes, url, **kwargs)
+            return exact_next_page(super().make_service_request(scopes, url, **kwargs))
+
+
+NEXT = re.compile(r'<([^>]*)>\s*;\s*rel\s*=\s*"?next"?', re.IGNORECASE)
+
+
+def exact_next_page(response: dict) -> dict:
+    """The next page's URL exactly as the platform's Link header gives it. pylti1p3 2.0.0 lowercases the whole
+    header before it reads the URL, so on a course path with capitals (/courses/ML101-Fall/...) page 2 of
+    the members answers 404 (its upstream fix, PR #139, was closed unmerged; the fork pylti1p3next has it)."""
+    headers = response.get("headers") or {}
+    link = next((str(v) for k, v in headers.items() if str(k).lower() == "link"), "")
+    found = NEXT.search(link.replace("\n", " "))
+    response["next_page_url"] = found.group(1) if found else None
+    return response
 
 
 class KitRegistration(Registration):

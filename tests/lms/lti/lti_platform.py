@@ -17,7 +17,7 @@ import json
 import threading
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import jwt
 from lti1p3platform.exceptions import LineItemNotFoundException
@@ -25,7 +25,6 @@ from lti1p3platform.ltiplatform import LTI1P3PlatformConfAbstract
 from lti1p3platform.membership import Context
 from lti1p3platform.registration import Registration
 from lti1p3platform.request import Request
-from lti1p3platform.response import generate_next_link
 from lti1p3platform.score import UpdateScoreStatus
 from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
 
@@ -101,9 +100,16 @@ class Ags(AssignmentsGradesService):
 
 class Nrps(NamesRoleProvisioningService):
     store: Store
+    page_size: int | None = None   # members a page (None: all on one), as Canvas pages by 10
+    next_page: int | None = None   # set when a page has one after it
 
     def get_member_data_page(self, page=1, limit=None, role=None, since=None, rlid=None, **_):
         members = [dict(m) for m in self.store.members]
+        if self.page_size:
+            page = int(page)
+            start = (page - 1) * self.page_size
+            self.next_page = page + 1 if start + self.page_size < len(members) else None
+            members = members[start:start + self.page_size]
         for m in members:   # the message section only when asked with a resource link (NRPS 2.0 §2.4.3)
             message = m.pop("message", None)
             if rlid == RESOURCE_LINK and message:
@@ -120,7 +126,10 @@ class Nrps(NamesRoleProvisioningService):
 class Platform:
     """The platform, serving on 127.0.0.1 until close()."""
 
-    def __init__(self, platform_private: str, platform_public: str, tool_jwks: dict, members: list[dict]):
+    def __init__(self, platform_private: str, platform_public: str, tool_jwks: dict, members: list[dict],
+                 *, course: str = COURSE, page_size: int | None = None):
+        self.course, self.page_size = course, page_size
+        self.requested: list[str] = []   # every path asked for, as it arrived
         self.registration = (Registration().set_iss(ISSUER).set_client_id(CLIENT_ID)
                              .set_deployment_id(DEPLOYMENT_ID).set_platform_private_key(platform_private)
                              .set_platform_public_key(platform_public).set_tool_key_set(tool_jwks))
@@ -137,11 +146,11 @@ class Platform:
 
     @property
     def lineitems_url(self) -> str:
-        return f"{self.url}/api/lti/courses/{COURSE}/line_items"
+        return f"{self.url}/api/lti/courses/{self.course}/line_items"
 
     @property
     def memberships_url(self) -> str:
-        return f"{self.url}/api/lti/courses/{COURSE}/names_and_roles"
+        return f"{self.url}/api/lti/courses/{self.course}/names_and_roles"
 
     def close(self) -> None:
         self.server.shutdown()
@@ -172,7 +181,7 @@ class Platform:
             result = response.result
             data = result["content"] if isinstance(result, dict) and "content" in result else result
             if isinstance(result, dict) and result.get("next"):
-                extra["Link"] = generate_next_link(result["next"])
+                extra["Link"] = f'<{result["next"]}>; rel="next"'   # quoted, as the NRPS and AGS specs show it
             return response.code, extra, data
         return response.code, extra, {"error": response.message}
 
@@ -203,8 +212,12 @@ class Platform:
         conf = self.conf()
         if path.startswith(urlsplit(self.memberships_url).path):
             nrps = Nrps(request, conf, self.memberships_url)
-            nrps.store = self.store
-            return nrps.handle_resp(nrps.handle_get_members)
+            nrps.store, nrps.page_size = self.store, self.page_size
+            response = nrps.handle_resp(nrps.handle_get_members)
+            if response.code == 200 and nrps.next_page:   # a Link header as NRPS 2.0 §2.4.1 shows it
+                query = {**request.get_data, "page": nrps.next_page}
+                response.result["next"] = f"{self.memberships_url}?{urlencode(query)}"
+            return response
         base = urlsplit(self.lineitems_url).path
         if not path.startswith(base):
             return None
@@ -231,6 +244,7 @@ class Platform:
         class Handler(BaseHTTPRequestHandler):
             def _serve(self):
                 split = urlsplit(self.path)
+                platform.requested.append(split.path)
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 status, headers, data = platform.answer(self.command, split.path, dict(parse_qsl(split.query)),
                                                         dict(self.headers), body)

@@ -18,8 +18,11 @@ What the student's code sees and can do:
   host, without capabilities (an empty bounding set too) and supplementary groups;
   when it is not root: uid 65534 inside, the grader's own uid outside;
 - a seccomp filter against new processes (fork, vfork and clone without CLONE_THREAD
-  fail with EPERM; clone3 with ENOSYS, so threads fall back to clone) on x86_64 and
-  aarch64; elsewhere fork works but stays in the PID namespace;
+  fail with EPERM; clone3 with ENOSYS, so threads fall back to clone) and kernel keyrings
+  (add_key, request_key, keyctl: EPERM) on x86_64 and aarch64; elsewhere fork works but
+  stays in the PID namespace;
+- a session keyring of its own, joined before bwrap starts (keyring.py): none of the
+  grader's keys, none of another child's;
 - no_new_privs, a session of its own (--new-session: no TIOCSTI);
 - the rlimits of the other levels, but RLIMIT_NPROC: bwrap forks twice itself (and a
   limit set before the uid changes would make the exec of Python fail).
@@ -44,7 +47,7 @@ bwrap reports a child killed by signal N as exit status 128 + N: exit_status und
 Killing: SIGKILL to bwrap's process group (bwrap and the namespace's pid 1), then a
 wait until pid 1 is gone, which the kernel allows only once every process in the
 namespace is. Nothing of the child's can be outside the namespace, so /proc is not
-scanned for its session (cleanup.kill_session) unless bwrap is still running without a
+scanned for its session (kill.kill_session) unless bwrap is still running without a
 pid 1 (killed before it made the namespace).
 """
 from __future__ import annotations
@@ -54,11 +57,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from autograder.runner.level import NOBODY, Launch, Level, child_argv, open_up, special_files
+from autograder.runner.levels.basic import NOBODY, Launch, Level, child_argv, open_up, special_files
 from autograder.runner.packages import ONE_THREAD, installed_dirs
+from autograder.runner.keyring import joiner
 from autograder.runner.seccomp import fork_filter
-from autograder.runner.userns import UserNamespace, under
-from autograder.runner.cleanup import children_of, has_ended, kill_group, kill_session, pidfd, wait_readable
+from autograder.runner.levels.bwrap.userns import UserNamespace, under
+from autograder.runner.cleanup import children_of
+from autograder.runner.kill import has_ended, kill_group, kill_session, pidfd, wait_readable
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 
@@ -84,6 +89,7 @@ class BubblewrapLevel(Level):
         self.bwrap, self.python, self.features = bwrap, python, features
         self.userns = userns  # set: the child's own uid (see the module's doc); None: bwrap's user namespace
         self.seccomp = fork_filter()
+        self.join_keyring = joiner()  # the sandbox's own session keyring, joined before bwrap starts
         self._installed: dict[tuple[str, ...], list[str]] = {}  # prefixes -> installed_dirs, made once
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
@@ -100,6 +106,7 @@ class BubblewrapLevel(Level):
     def preexec(self, limits: Limits, cpu: int):
         def preexec():
             set_limits(limits, cpu, nproc=False)
+            self.join_keyring()
             if self.userns is not None:
                 os.setgroups([])  # root's groups: none are carried into the sandbox
         return preexec

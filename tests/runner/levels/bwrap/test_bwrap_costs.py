@@ -6,7 +6,8 @@ import uuid
 
 import pytest
 
-from autograder.runner import bwrap, bwrap_probe, cleanup, levels, packages, session
+from autograder.runner import kill, levels, packages, session
+from autograder.runner.levels.bwrap import level as bwrap, probe as bwrap_probe
 
 from test_sandbox_levels import marked_processes
 from test_session import make_student, poke, add_case, run
@@ -30,7 +31,7 @@ def test_does_ending_a_child_kill_what_it_forked_without_scanning_proc(monkeypat
 
     def no_scan(sid):
         raise AssertionError("the session was looked for in /proc")
-    monkeypatch.setattr(cleanup, "_session_members", no_scan)
+    monkeypatch.setattr(kill, "_session_members", no_scan)
     marker = f"stray-{uuid.uuid4().hex}"
     student = make_student(tmp_path, f"""
         import subprocess, time

@@ -8,7 +8,11 @@ frees its slots), among FIRST..FIRST+COUNT, skipping every uid that
 is a real account here. Its files (its folder in the root) are 0700 or group-only to that uid:
 another child, another uid, can't read, run or change them, nor signal or trace its processes.
 When it ends (`release`), the SysV IPC objects (shared memory, semaphores, message queues) that
-uid owns or made are removed, as `ipcrm` would, from /proc/sysvipc, whatever seccomp let through.
+uid owns or made are removed, as `ipcrm` would, from /proc/sysvipc, whatever seccomp let through;
+where a run died before its children's release (killed outright), the next `take` of that uid
+removes them, and the level the child's folders it left (`clear_left`).
+Kernel keys, which a uid's user keyring would keep past the child and the run, can't be made under it:
+the level's seccomp filter refuses add_key, request_key and keyctl (seccomp.py).
 """
 from __future__ import annotations
 
@@ -16,9 +20,12 @@ import ctypes
 import fcntl
 import os
 import pwd
+import shutil
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from autograder.own_folders import own_folder
 
 FIRST, COUNT = 64000, 256      # below 65534 (nobody): inside a container's usual 65536-uid map
 IPC_RMID = 0
@@ -54,7 +61,7 @@ class Slot:
 
 def take(folder: Path) -> Slot:
     """A uid no other running child holds (an exclusive lock in `folder`, the grader's own)."""
-    folder.mkdir(mode=0o700, exist_ok=True)
+    own_folder(folder)  # a link or another user's folder there: NotOwnFolder, never followed
     os.chmod(folder, 0o700)
     for uid in range(FIRST, FIRST + COUNT):
         if _account(uid):
@@ -65,8 +72,29 @@ def take(folder: Path) -> Slot:
         except BlockingIOError:
             os.close(fd)
             continue
+        remove_ipc(uid)  # what a child of a run that died under this uid left (its release never came)
         return Slot(uid, fd)
     raise NoFreeUid(f"all {COUNT} uids from {FIRST} are in use by running children")
+
+
+def clear_left(run_dir: str, uid: int) -> int:
+    """Remove the children's folders in `run_dir` (a root's run/) that belong to `uid`'s group: a slot just
+    taken is held by no live child, so they are what a child of a run that died left. How many."""
+    removed = 0
+    try:
+        entries = os.listdir(run_dir)
+    except OSError:
+        return 0
+    for name in entries:
+        path = os.path.join(run_dir, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and st.st_gid == uid:
+            shutil.rmtree(path, ignore_errors=True)
+            removed += 1
+    return removed
 
 
 def release(slot: Slot) -> int:

@@ -11,11 +11,11 @@ import stat
 import threading
 from multiprocessing.util import Finalize
 
-from autograder.runner.bwrap import PROGRAMS_DIR, SITE_DIR, SUBMISSION, BubblewrapLevel
-from autograder.runner.cleanup import pidfd
-from autograder.runner.level import Launch, Level, open_up, special_files
+from autograder.runner.levels.bwrap.level import PROGRAMS_DIR, SITE_DIR, SUBMISSION, BubblewrapLevel
+from autograder.runner.kill import pidfd
+from autograder.runner.levels.basic import Launch, Level, open_up, special_files
 from autograder.runner.limits import Limits, rlimit_values
-from autograder.runner.zygote import Zygote, ZygoteFailed
+from autograder.runner.levels.zygote.zygote import Zygote, ZygoteFailed
 
 ENV = "AUTOGRADER_ZYGOTE"
 

@@ -3,7 +3,7 @@
 Starting a child at the bubblewrap level costs bwrap, an interpreter and the child's imports
 (~40 ms) per submission. Here one bwrap per grading process and thread (per case-program folder and
 allowed packages) runs child/zygote.py, which has imported the child once, as uid 0 of the
-grader's own user namespace (bwrap.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
+grader's own user namespace (bwrap/level.py's "own uid") with CAP_SYS_ADMIN, CAP_SETUID,
 CAP_SETGID, CAP_SETPCAP and CAP_KILL there: capabilities over that namespace's mounts and
 processes only, harmless outside it. Per submission it forks a process in new PID, mount and
 IPC namespaces (net, uts and cgroup are the bwrap's, already none of the host's), which mounts a
@@ -30,12 +30,12 @@ import shutil
 import socket
 import struct
 import subprocess
-import tempfile
 import threading
 from pathlib import Path
 
 from autograder.runner.cleanup import LIVE, REAPER_LOCK
-from autograder.runner.bwrap import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
+from autograder.runner.levels.zygote import staging
+from autograder.runner.levels.bwrap.level import CHILD_DIR, PROGRAMS_DIR, SWITCH_CAPS, TMPFS_MB, BubblewrapLevel, data_fd
 from autograder.runner.sandbox import CHILD_MAIN
 
 ZYGOTE = Path(CHILD_MAIN).parent / "zygote.py"
@@ -44,8 +44,11 @@ START_TIMEOUT = 10.0   # seconds for the zygote to start, or to fork a submissio
 STOP_WAIT = 2.0        # seconds for the zygote to end once its control socket is closed, before a kill
 
 
-def _no_groups() -> None:
-    os.setgroups([])  # root's groups: none are carried into the sandbox
+def _preexec(join_keyring):
+    def preexec() -> None:
+        join_keyring()   # none of the grader's keys: each submission then joins one of its own (child/kernel.py)
+        os.setgroups([])  # root's groups: none are carried into the sandbox
+    return preexec
 
 
 class ZygoteFailed(OSError):
@@ -56,8 +59,8 @@ class Zygote:
     """One bwrap running child/zygote.py, its control socket and its staging folder."""
 
     def __init__(self, level: BubblewrapLevel, programs_dir: str | None, packages: tuple[str, ...]):
-        self.staging = tempfile.mkdtemp(prefix="backprop-staging-")
-        os.chmod(self.staging, 0o755)
+        staging.sweep()  # what a killed run's zygotes left, once per process
+        self.staging, self.held = staging.make()
         self.lock = threading.Lock()
         self.count = 0
         self.cpu = 0.0  # CPU seconds the zygote and the submissions it reaped have used, as of the last reap
@@ -77,11 +80,12 @@ class Zygote:
                 self.proc = subprocess.Popen(
                     [level.bwrap, "--args", str(args_fd), "--"] + command, cwd="/", env={"PATH": "/usr/bin:/bin"},
                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_no_groups)
+                    pass_fds=tuple(fds) + level.own_fds(), start_new_session=True, preexec_fn=_preexec(level.join_keyring))
                 LIVE.add(self.proc.pid)
         except BaseException:
             mine.close()
             shutil.rmtree(self.staging, ignore_errors=True)
+            os.close(self.held)
             raise
         finally:
             theirs.close()
@@ -161,3 +165,4 @@ class Zygote:
         LIVE.discard(self.proc.pid)
         self.proc.stderr.close()
         shutil.rmtree(self.staging, ignore_errors=True)
+        os.close(self.held)

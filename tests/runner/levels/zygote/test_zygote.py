@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from autograder.runner import Limits, levels, run_cases
-from autograder.runner.zygote_level import ZygoteLevel
+from autograder.runner.levels.zygote.level import ZygoteLevel
 
-KIT = Path(__file__).resolve().parents[2]
+KIT = Path(__file__).resolve().parents[4]
 LIMITS = Limits(case_timeout=2.0, import_timeout=5.0)
 
 LEAVE = """
@@ -186,7 +186,7 @@ def test_a_zygote_that_died_is_started_again(tmp_path):
 
 def test_where_the_zygote_cant_start_each_child_gets_its_own_bwrap(tmp_path, monkeypatch):
     """Does a zygote that can't start leave the level working the old way, saying why?"""
-    from autograder.runner import zygote_level as module
+    from autograder.runner.levels.zygote import level as module
 
     level = zygote_level()
 

@@ -22,7 +22,9 @@ import pytest
 
 from autograder import paths
 from autograder.config import ConfigError, load_rubric
-from autograder.runner import Limits, bwrap, bwrap_probe, cleanup, levels, run_cases, seccomp, session, uids, userns
+from autograder.runner import Limits, cleanup, levels, run_cases, seccomp, session
+from autograder.runner.levels.bwrap import level as bwrap, probe as bwrap_probe, userns
+from autograder.runner.levels.uid import level as uid_module, uids
 from autograder.runner.levels import ENV, SandboxUnavailable
 
 from test_session import FAKE, KIT, LIMITS, add_case, make_student, poke, run
@@ -89,7 +91,7 @@ def test_forcing_an_unavailable_level_is_a_one_line_error(monkeypatch, tmp_path)
 def test_forcing_uid_as_a_normal_user_says_it_needs_root(monkeypatch):
     if ROOT:
         monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    assert levels._probe_uid(levels.interpreter()) == (None, "not root")
+    assert uid_module.probe(levels.interpreter()) == (None, "not root")
 
 
 def test_basic_is_chosen_when_nothing_better_works_and_says_so_once(monkeypatch, tmp_path):
@@ -138,7 +140,7 @@ def _our_zombies(since: int) -> list[int]:
     """This process's children started at or after `since` that no one has reaped."""
     found = []
     for entry in os.listdir("/proc"):
-        stat = cleanup._stat(entry) if entry.isdigit() else None
+        stat = cleanup.proc_stat(entry) if entry.isdigit() else None
         if stat and stat[0] == "Z" and stat[1] == os.getpid() and stat[3] >= since:
             found.append(int(entry))
     return found
@@ -507,7 +509,7 @@ def uid_level(monkeypatch):
     """The uid level with this Python: its root holds a copy of what nobody could read under /root."""
     if not ROOT:
         pytest.skip("the uid level is for a grader run as root")
-    level, why = levels._probe_uid(levels.interpreter())
+    level, why = uid_module.probe(levels.interpreter())
     if level is None:
         pytest.skip(f"the uid level does not run here: {why}")
     monkeypatch.setenv(ENV, "uid")

@@ -1,57 +1,27 @@
-"""How hard the child's sandbox is: the best level this machine offers, found once per process.
+"""The "uid" level: root without bubblewrap (a Gradescope or PrairieLearn container).
 
-    bubblewrap  `bwrap` on PATH and a test run of it works (see bwrap.py): no network,
-                its own PID space, a read-only view of the Python installation, the
-                child's folder and the submission only, a private /tmp, no fork (a
-                seccomp filter), no capabilities. Run by root, uid 65534 inside and
-                on the host (a user namespace of the grading process's own, setpriv:
-                see bwrap.py; where that can't be had, uid 0 outside, and the note
-                says so); run by another user, that user's uid outside.
-    uid         run as root, no usable bubblewrap (a Gradescope or PrairieLearn container):
-                the child is chrooted into a root holding its Python, the standard
-                library and the allowed packages only (chroot.py: no other installed
-                package, no kit file, no shared /tmp or /dev/shm, no /proc), runs as a
-                uid/gid of its own among the children running at once (uids.py: its
-                folder 0710/0700 to that uid; its SysV IPC removed when it ends), with
-                sockets and IPC objects refused (a seccomp filter) and RLIMIT_NPROC 0
-                (no fork). Not held: the kernel is the host's (no namespaces), so the
-                child can still tell which pids exist, and what the kernel shares.
-    basic       rlimits only: the student's code can read what the grader can read
-                and use the network; run by root, no isolation at all (it runs as root:
-                its note says so). What it starts and orphans is killed all the same
-                (cleanup.py: the grading process is a child subreaper).
-
-AUTOGRADER_SANDBOX=basic|uid|bubblewrap insists on a level: SandboxUnavailable
-(a ConfigError: one line) when it can't be had. Every probe is a real run of the
-child's interpreter under that level, made once per process and interpreter.
+The child runs chrooted in a root of its Python, standard library and allowed packages only (chroot.py),
+as a uid of its own among the children running (uids.py), with sockets, IPC objects and kernel keyrings
+refused (seccomp.ipc_filter) and RLIMIT_NPROC 0 (no fork). What it guarantees: levels/__init__.py's doc,
+README's "The sandbox"; its tests: tests/runner/levels/uid/.
 """
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from autograder.config import ConfigError
-from autograder.runner import chroot, seccomp, uids
-from autograder.runner.bwrap_probe import probe as probe_bubblewrap
-from autograder.runner.level import (  # noqa: F401  (Launch, Level, interpreter: the levels' API, re-exported)
-    NOBODY, PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, interpreter, last_line, open_up,
-    special_files,
+from autograder.runner import keyring, seccomp
+from autograder.runner.levels.basic import (
+    PROBE_CODE, PROBE_TIMEOUT, Launch, Level, child_argv, empty_folder, interpreter, last_line, special_files,
 )
-from autograder.runner.packages import ONE_THREAD
+from autograder.runner.levels.uid import chroot, uids
 from autograder.runner.limits import Limits, set_limits
+from autograder.runner.packages import ONE_THREAD
+from autograder.runner.parent_death import dier
 from autograder.runner.sandbox import CHILD_MAIN
-from autograder.runner.zygote_level import ZygoteLevel
-
-ENV = "AUTOGRADER_SANDBOX"
-NAMES = ("bubblewrap", "uid", "basic")   # best first
-
-
-class SandboxUnavailable(ConfigError):
-    """AUTOGRADER_SANDBOX names a level this machine can't give (or no level): one line."""
 
 
 class UidLevel(Level):
@@ -69,6 +39,7 @@ class UidLevel(Level):
         root = chroot.root_for(interpreter(), tuple(packages))
         slot = uids.take(uids.lock_dir(Path(chroot.roots_dir()) / "uids"))
         try:
+            uids.clear_left(os.path.join(root, chroot.RUN_DIR), slot.uid)
             own = tempfile.mkdtemp(prefix="child-", dir=os.path.join(root, chroot.RUN_DIR))
             inside = "/" + os.path.relpath(own, root)
             self.prepare(own, slot.uid, student_root, programs_dir)
@@ -76,11 +47,14 @@ class UidLevel(Level):
             uids.release(slot)
             raise
         install = seccomp.installer(self.ipc) if self.ipc is not None else None
+        join, die_with_parent = keyring.joiner(), dier()
 
         def preexec():
             os.chroot(root)
             os.chdir(f"{inside}/work")
+            join()  # a session keyring of its own (none of the grader's), then no keyring call at all
             drop_to(slot.uid)
+            die_with_parent()  # after the drop, which clears it: the grading thread's death ends it
             set_limits(limits, cpu)  # after the drop: RLIMIT_NPROC 0 bites now, and exec is not refused
             if install is not None:
                 install()
@@ -120,8 +94,8 @@ class UidLevel(Level):
         os.chown(work, uid, uid)
 
     def note(self):
-        refused = "fork, sockets or IPC objects" if self.ipc is not None else \
-            "fork (sockets and IPC objects are open: no seccomp filter for this machine)"
+        refused = "fork, sockets, IPC objects or kernel keys" if self.ipc is not None else \
+            "fork (sockets, IPC objects and kernel keys are open: no seccomp filter for this machine)"
         return ("sandbox: uid (no bubblewrap): student code runs chrooted (its Python, the standard library "
                 f"and the allowed packages only), as a uid of its own, without {refused}; it shares the "
                 "kernel and the PID space with the grader (no namespaces): install bubblewrap for full isolation")
@@ -146,60 +120,7 @@ def share_with_group(folder: str, gid: int) -> None:
                 os.chmod(path, 0o750 if os.stat(path).st_mode & 0o100 else 0o640)
 
 
-# -- choosing -------------------------------------------------------------------------------
-
-def current() -> Level:
-    """The level to use now: the one AUTOGRADER_SANDBOX insists on, or the best available."""
-    wanted = os.environ.get(ENV, "").strip().lower()
-    if wanted and wanted not in NAMES:
-        raise SandboxUnavailable(f"{ENV}={wanted}: not a sandbox level; use one of {', '.join(NAMES)}")
-    if wanted:
-        level, why = _get(wanted, interpreter())
-        if level is None:
-            raise SandboxUnavailable(f"{ENV}={wanted}: {why}")
-        if wanted == "basic":
-            return Level(f"{ENV}=basic")
-        return level
-    return best()
-
-
-def best() -> Level:
-    """The best level that passes its probe (cached per process and interpreter)."""
-    return _best(interpreter())
-
-
-@functools.lru_cache(maxsize=None)
-def _best(python: str) -> Level:
-    why_not = []
-    for name in NAMES[:-1]:
-        level, why = _get(name, python)
-        if level is not None:
-            return level
-        why_not.append(why)
-    return Level(_basic_why(why_not))
-
-
-def _basic_why(why_not: list[str]) -> str:
-    bwrap_why, uid_why = why_not
-    bwrap_part = "no bubblewrap" if bwrap_why.startswith("no bwrap") else "bubblewrap failed its test run"
-    uid_part = "not root" if uid_why == "not root" else "the uid level failed its test run"
-    return f"{bwrap_part}, {uid_part}"
-
-
-@functools.lru_cache(maxsize=None)
-def _get(name: str, python: str) -> tuple[Level | None, str]:
-    """(the level, "") if it works here, else (None, why not)."""
-    if name == "basic":
-        return Level(), ""
-    if name == "uid":
-        return _probe_uid(python)
-    level, why = probe_bubblewrap(python)
-    if level is not None and level.userns is not None:  # a zygote needs the own user namespace's capabilities
-        return ZygoteLevel(level), why
-    return level, why
-
-
-def _probe_uid(python: str) -> tuple[Level | None, str]:
+def probe(python: str) -> tuple[Level | None, str]:
     """A real launch of the level (its root made, chroot, a uid of its own, the seccomp filter) running the
     child's imports."""
     if os.geteuid() != 0:

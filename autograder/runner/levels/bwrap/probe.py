@@ -12,11 +12,11 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from autograder.runner.bwrap import CHILD_DIR, SUBMISSION, BubblewrapLevel
-from autograder.runner.level import NOBODY, PROBE_CODE, PROBE_TIMEOUT, empty_folder, last_line
+from autograder.runner.levels.bwrap.level import CHILD_DIR, SUBMISSION, BubblewrapLevel
+from autograder.runner.levels.basic import NOBODY, PROBE_CODE, PROBE_TIMEOUT, empty_folder, last_line
 from autograder.runner.limits import Limits
 from autograder.runner.sandbox import CHILD_MAIN
-from autograder.runner.userns import OWN_FEATURES, host_uid, own_userns
+from autograder.runner.levels.bwrap.userns import OWN_FEATURES, host_uid, own_userns
 
 
 # the child's imports and files, then its uid inside and the map to the uids outside

@@ -1,6 +1,6 @@
 """The grading process's own user namespace, for a child with its own host uid (65534).
 
-See bwrap.py's docstring ("Own uid"): made once per process by a helper that unshares
+See level.py's docstring ("Own uid"): made once per process by a helper that unshares
 it; bwrap joins it (--userns) and setpriv switches to nobody inside.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from autograder.runner.level import NOBODY
+from autograder.runner.levels.basic import NOBODY
 
 
 @dataclass(frozen=True)

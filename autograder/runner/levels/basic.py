@@ -1,7 +1,7 @@
 """The basic sandbox level, and what every level is made of: how a child is launched.
 
 A Level starts, ends and describes the child; the basic one uses rlimits only.
-levels.py chooses among the levels (basic, uid, bubblewrap); bwrap.py is the
+levels/__init__.py chooses among the levels (basic, uid, bubblewrap); bwrap/ is the
 strongest. This module depends on neither, so they can both build on it.
 """
 from __future__ import annotations
@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from autograder.runner import keyring, seccomp
+from autograder.runner.parent_death import dier
 from autograder.runner.packages import ONE_THREAD, link_folder
-from autograder.runner.cleanup import kill_session
+from autograder.runner.kill import kill_session
 from autograder.runner.limits import Limits, set_limits
 from autograder.runner.sandbox import CHILD_MAIN
 
@@ -43,7 +45,7 @@ class Launch:
     site: str | None = None  # the folder of the allowed packages as the child sees it (packages.py)
     close_after_start: list[int] = field(default_factory=list)  # the parent's copies of fds passed on
     finish: Callable[[], None] | None = None  # what the level clears once the child is killed and reaped
-    spawn: Callable[[], object] | None = None  # the child already started (zygote_level.Forked), not argv's
+    spawn: Callable[[], object] | None = None  # the child already started (levels/zygote/level.Forked), not argv's
 
 
 def child_argv(python: str, main: str, job_fd: int, result_fd: int, programs: str | None) -> list[str]:
@@ -57,14 +59,25 @@ class Level:
 
     def __init__(self, why: str = ""):
         self.why = why  # why this level and not a better one: for the note
+        self.keys = seccomp.keys_filter()  # kernel keyrings refused (the other levels' filters refuse them too)
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
         """packages: the real paths of the allowed packages to show the child (packages.py)."""
+        join, die_with_parent = keyring.joiner(), dier()
+        install = seccomp.installer(self.keys) if self.keys is not None else None
+
+        def preexec():
+            die_with_parent()  # the grading thread's death ends it (parent_death.py)
+            set_limits(limits, cpu)
+            join()  # a session keyring of its own, then no keyring call at all
+            if install is not None:
+                install()
+
         return Launch(
             argv=child_argv(interpreter(), str(CHILD_MAIN), job_fd, result_fd, programs_dir),
             cwd=home, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, **ONE_THREAD},
-            preexec=lambda: set_limits(limits, cpu), student_root=student_root, pass_fds=(job_fd, result_fd),
+            preexec=preexec, student_root=student_root, pass_fds=(job_fd, result_fd),
             site=link_folder(os.path.join(home, "site"), packages))
 
     def exit_status(self, returncode: int) -> int:

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from autograder.runner import chroot, levels
+from autograder.runner import levels
+from autograder.runner.levels.uid import chroot
 from autograder.runner.packages import installed_dirs, package_paths
 
 

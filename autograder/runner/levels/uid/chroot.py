@@ -2,7 +2,7 @@
 allowed packages load, its standard library and the allowed packages, and nothing else.
 
 The child is chrooted into it (as root, between fork and exec, before it drops to its own uid:
-levels.py), so that no other installed package (site-packages, dist-packages: not copied), no file
+uid/level.py), so that no other installed package (site-packages, dist-packages: not copied), no file
 of the kit's, no other child's folder and no shared /tmp or /dev/shm exist for it as files; there is
 no /proc either, and /dev holds null, zero, full, random and urandom only. Made once per interpreter and set of allowed packages (the key: their real paths
 and times) under the grader's cache, ~/.cache/backprop-kit/roots/<key> (0700 above it: only root goes
@@ -26,6 +26,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from autograder.own_folders import cache_dir, own_folder
+
 ROOT_VERSION = 2
 SITE_DIR = "/grader/site"          # the allowed packages, on the child's sys.path, as at the bubblewrap level
 RUN_DIR = "run"                    # the children's own folders, under the root (0711: none can list it)
@@ -34,11 +36,11 @@ _LDD_PATH = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x")
 
 
 def roots_dir() -> Path:
-    """Where the roots are kept: the grader's cache (as goldens/store.py finds it), folder roots/, 0700."""
-    env = os.environ.get("AUTOGRADER_CACHE")
-    cache = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "backprop-kit"
-    folder = cache / "roots"
-    folder.mkdir(parents=True, exist_ok=True)
+    """Where the roots are kept: the grader's cache (own_folders.cache_dir), folder roots/, 0700, each this
+    user's own (NotOwnFolder, one line, when not: a link there is never followed)."""
+    hint = "remove it, or set AUTOGRADER_CACHE to a folder of your own"
+    own_folder(cache_dir(), hint=hint)
+    folder = own_folder(cache_dir() / "roots", hint=hint)
     os.chmod(folder, 0o700)
     return folder
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.runner import uids
+from autograder.runner.levels.uid import uids
 
 ROOT = os.geteuid() == 0
 
@@ -32,7 +32,7 @@ def test_do_children_running_at_once_get_different_uids_and_a_freed_one_comes_ba
 
 def test_is_a_uid_held_by_another_grading_process_skipped(tmp_path):
     """The lock is a flock: another process (a worker of the same batch) holding uid FIRST is left alone."""
-    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from autograder.runner import uids; "
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from autograder.runner.levels.uid import uids; "
             "from pathlib import Path; s = uids.take(Path(sys.argv[2])); print(s.uid, flush=True); time.sleep(30)")
     holder = subprocess.Popen([sys.executable, "-c", code, str(uids.__file__).rsplit("/autograder/", 1)[0],
                                str(tmp_path)], stdout=subprocess.PIPE, text=True)
@@ -74,3 +74,36 @@ def test_do_grading_processes_with_different_caches_share_one_set_of_slots(tmp_p
     first, second = uids.lock_dir(tmp_path / "a"), uids.lock_dir(tmp_path / "b")
     assert first == second == Path(uids.LOCKS)
     assert os.stat(first).st_mode & 0o777 == 0o700
+
+
+@pytest.mark.skipif(not ROOT, reason="making a segment as another uid needs root")
+def test_does_taking_a_uid_remove_what_a_child_of_a_killed_run_left_under_it(tmp_path):
+    """A run killed outright never released its slot: its child's SysV objects are removed when the uid is next taken."""
+    dead = uids.take(tmp_path)
+    os.close(dead.fd)  # the holder died: its lock went with it, its release never came
+    code = "import ctypes; c = ctypes.CDLL(None); print(c.msgget(0, 0o1666))"  # a queue outlives its maker
+    try:
+        made = subprocess.run(["/usr/bin/python3", "-I", "-S", "-c", code], capture_output=True, text=True,
+                              timeout=30, user=dead.uid, group=dead.uid, extra_groups=[], cwd="/")
+    except OSError as err:
+        pytest.skip(f"uid {dead.uid} can't run /usr/bin/python3: {err}")
+    queue = int(made.stdout)
+    assert queue >= 0, made.stderr
+    libc = ctypes.CDLL(None, use_errno=True)
+    try:
+        again = uids.take(tmp_path)
+        os.close(again.fd)  # not released: only take may have removed it
+        assert again.uid == dead.uid
+        assert libc.msgctl(queue, 2, ctypes.create_string_buffer(256)) == -1, "the dead child's queue is still there"
+    finally:
+        libc.msgctl(queue, 0, None)
+
+
+@pytest.mark.skipif(not ROOT, reason="a folder of another group's needs root")
+def test_are_the_folders_a_dead_run_left_under_a_uid_removed_and_no_others(tmp_path):
+    uid = uids.FIRST + 3
+    for name, gid in (("child-dead", uid), ("child-live", uid + 1)):
+        (tmp_path / name / "work").mkdir(parents=True)
+        os.chown(tmp_path / name, 0, gid)
+    assert uids.clear_left(str(tmp_path), uid) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["child-live"]

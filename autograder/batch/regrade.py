@@ -1,0 +1,102 @@
+"""A class's output folder remembers its last class, so a run into it can update rows in place and say
+what a regrade changed.
+
+The rule (README, "Regrades"):
+  - a run whose submissions are all students of the folder's last class, and fewer of them, updates those
+    students' rows in place: the others keep their rows, reports and pages as they were;
+  - with a roster (given, or remembered by the folder), the class grows: students of the last class keep
+    their rows when a run does not give them (a late student graded alone is added; a submission of no one on
+    the roster stays named, until the roster has its id: then it has no row until its folder is graded);
+  - otherwise a run's submissions are the class (a student no longer given is dropped, and said).
+
+The last class is kept in the store's `meta` table: each student's grade key (the submission's digest, the
+kit version, the hidden seed, the rubric's digest) and the rubric's own settings, so the changes of a
+regrade (regrade_changes.py) can say why a score moved.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Mapping, Sequence
+
+from autograder.batch.keys import GradeKey
+from autograder.batch.store import BatchRow, Store
+from autograder.config import Rubric
+
+META_KEY = "class"
+
+
+def rubric_settings(rubric: Rubric) -> dict:
+    """What of the rubric a regrade's reasons can name (not the hidden seed: that is in each key)."""
+    data = {f.name: getattr(rubric, f.name) for f in fields(rubric)
+            if f.name not in ("source", "hidden_seed", "variants", "variant", "points")}
+    data["points"] = dict(sorted(dict(rubric.points).items()))
+    data["forbidden_imports"] = list(data["forbidden_imports"])
+    data["allowed_imports"] = list(data["allowed_imports"])
+    if rubric.variants is not None:
+        from autograder.variants.assign import variants_digest
+        data["variants"] = variants_digest(rubric)
+    return data
+
+
+@dataclass(frozen=True)
+class LastClass:
+    students: tuple[str, ...]
+    keys: dict[str, GradeKey]
+    rubric: dict
+    sources: dict[str, str]          # how each was found (canvas, folder...): its roster id depends on it
+    unrostered: dict[str, dict]      # the rows not graded (not on the roster): {source, original, late}
+
+    @staticmethod
+    def read(store: Store) -> LastClass | None:
+        text = store.meta(META_KEY)
+        if text is None:
+            return None
+        data = json.loads(text)
+        keys = {s: GradeKey(*k) for s, k in data["keys"].items()}
+        return LastClass(tuple(data["students"]), keys, data["rubric"], data.get("sources", {}),
+                         data.get("unrostered", {}))
+
+    @staticmethod
+    def write(store: Store, rows: Sequence[BatchRow], keys: Mapping[str, GradeKey], rubric: Rubric) -> None:
+        """rows: the class's; those without a key were not graded (not on the roster)."""
+        graded = [r.student for r in rows if r.student in keys]
+        data = {"students": [r.student for r in rows], "keys": {s: list(_fields(keys[s])) for s in graded},
+                "sources": {r.student: r.source for r in rows}, "rubric": rubric_settings(rubric),
+                "unrostered": {r.student: {"source": r.source, "original": r.original, "late": r.late}
+                               for r in rows if r.student not in keys}}
+        store.set_meta(META_KEY, json.dumps(data, sort_keys=True))
+
+
+def kept_students(last: LastClass | None, run: Sequence[str], on_roster=None) -> list[str]:
+    """The students of the last class whose rows this run keeps as they are (see the module's rule).
+    on_roster(student) -> bool, with a roster in force."""
+    if last is None:
+        return []
+    given = set(run)
+    others = [s for s in last.students if s not in given]
+    if on_roster is not None:
+        return [s for s in others if on_roster(s)]
+    if given and given < set(last.students):
+        return others
+    return []
+
+
+def class_order(last: LastClass | None, run: Sequence[str], kept: Sequence[str]) -> list[str]:
+    """The class's students in order: the last class's order, with the new ones after."""
+    if not kept or last is None:
+        return list(run)
+    everyone = set(run) | set(kept)
+    ordered = [s for s in last.students if s in everyone]
+    return ordered + [s for s in run if s not in set(ordered)]
+
+
+def kept_rows(store: Store, last: LastClass, kept: Sequence[str]) -> dict[str, BatchRow]:
+    """Their rows as stored under their last keys (a student whose row is gone, or who was not graded, is not
+    among them: run.py makes an unrostered row again from LastClass.unrostered)."""
+    return store.get_many({s: last.keys[s] for s in kept if s in last.keys})
+
+
+def _fields(key: GradeKey) -> tuple[str, str, str, str]:
+    return key.content, key.kit_version, key.hidden_seed, key.rubric
+
