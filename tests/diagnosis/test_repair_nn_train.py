@@ -111,6 +111,8 @@ CASES = [
      ["outs.append(u(x))\nreturn outs[0] if len(outs) == 1 else outs"]),
     (nn.LastLayerLinear, "mlp", nn_(LINEAR, ""), [f"Layer(sizes[j], sizes[j+1], {LINEAR}activation=activation)"]),
     (nn.FanInFromPrevious, "mlp", nn_("Layer(sizes[j], ", "Layer(nin, "), ["Layer(sizes[j], sizes[j+1], "]),
+    (nn.FeedEveryLayer, "mlp", nn_("for layer in self.layers:", "for layer in self.layers[1:]:"),
+     ["for layer in self.layers:"]),
     (nn.EveryLayer, "mlp", nn_("range(len(nouts))]", "range(len(nouts) - 1)]"), ["for j in range(len(nouts))]"]),
     (nn_params.ListBias, "parameters", nn_("return self.weights + [self.bias]", "return self.weights"),
      ["return self.weights + [self.bias]"]),

@@ -230,11 +230,24 @@ class EveryLayer(MLPRepair):
         return line.visit(Range())
 
 
+class FeedEveryLayer(Repair):
+    """mlp_call_skips_layer: `for layer in self.layers[:-1]:` -> `for layer in self.layers:` in MLP.__call__."""
+    change = "x fed through every layer, `{layers}`"
+
+    def leave_Subscript(self, original_node, updated_node):
+        frame = self.frame
+        if self.method is None or frame.name != "__call__" or not isinstance(updated_node.value, cst.Attribute):
+            return updated_node
+        self.change = self.change.format(layers=code(updated_node.value))
+        self.mark(original_node)
+        return updated_node.value
+
+
 REPAIRS = {
     "neuron": {"bias_missing": (AddBias,), "wrong_activation": (ApplyConfiguredActivation,)},
     "layer": {"layer_list_for_one": (ReturnValueOfOne,), "layer_unwrap_by_inputs": (ReturnValueOfOne,),
               "layer_first_neuron_only": (ReturnAfterLoop,)},
     "mlp": {"wrong_activation": (LastLayerLinear,), "mlp_layer_sizes": (FanInFromPrevious,),
-            "mlp_missing_layer": (EveryLayer,)},
+            "mlp_missing_layer": (EveryLayer,), "mlp_call_skips_layer": (FeedEveryLayer,)},
     **nn_params.REPAIRS,
 }
