@@ -77,11 +77,6 @@ DIAGNOSIS_SHOWN = ("where", "rule", "fix")
 
 
 @dataclass(frozen=True)
-class Feedback:
-    diagnosis: str = "fix"
-
-
-@dataclass(frozen=True)
 class Rubric:
     points: Mapping[str, float] = field(default_factory=lambda: DEFAULT_POINTS)
     rel_tol: float = 1e-6
@@ -102,7 +97,8 @@ class Rubric:
     # this rubric grades (autograder/variants/assign.py makes a student's rubric: points, activation)
     variants: variant_settings.VariantsConfig | None = None
     variant: Variant = BASE
-    feedback: Feedback = Feedback()   # [feedback]: what a student is shown
+    feedback: str = "fix"   # [feedback] diagnosis: what a student is shown of a named mistake (a plain string: rubric
+    #                         fields travel as JSON and pickles)
     source: str = "built-in defaults"
 
     @property
@@ -129,7 +125,7 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         "",
         "[points]",
         *(f"{task} = {points:g}" for task, points in rubric.points.items() if task in TASK_IDS),
-        *(["", "[feedback]", f'diagnosis = "{rubric.feedback.diagnosis}"'] if rubric.feedback != Feedback() else []),
+        *(["", "[feedback]", f'diagnosis = "{rubric.feedback}"'] if rubric.feedback != "fix" else []),
         *([""] + variant_settings.to_toml(rubric.variants, secret=_variants_secret(rubric) if with_seed else None)
           if rubric.variants else []),
     ]
@@ -244,12 +240,12 @@ def require_installed(rubric: Rubric, not_installed: Callable[[Iterable[str]], l
                           "installed here: install it in the grader's venv, or take it out of allowed_imports")
 
 
-def _feedback(table, source: str) -> Feedback:
+def _feedback(table, source: str) -> str:
     if not isinstance(table, Mapping) or set(table) - {"diagnosis"} or \
             table.get("diagnosis", "fix") not in DIAGNOSIS_SHOWN:
         raise ConfigError(f"{source}: [feedback] takes diagnosis = " + " | ".join(f'"{x}"' for x in DIAGNOSIS_SHOWN)
                           + f", not {dict(table) if isinstance(table, Mapping) else table!r}")
-    return Feedback(**table)
+    return table.get("diagnosis", "fix")
 
 
 def _points(table, source: str) -> Mapping[str, float]:

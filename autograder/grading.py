@@ -155,7 +155,7 @@ def grade_path(
         # each named mistake repaired in a copy of the student's code, and its task's cases run on it (a child)
         if repair:
             report = prove(report, root=prepared.root, files=prepared.files, cases=cases, goldens=goldens,
-                           rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol, level=rubric.feedback.diagnosis,
+                           rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol, level=rubric.feedback,
                            run=lambda root, chosen: in_sandbox(root, chosen).outcomes, work=Path(work))
     report = replace(report, duration=time.monotonic() - started)
     return replace(report, samples=samples_from(run.outcomes)) if samples else report

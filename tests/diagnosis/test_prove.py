@@ -94,5 +94,5 @@ def test_is_a_bad_ladder_value_one_line():
         from_mapping({"feedback": {"diagnosis": "everything"}}, source="assignment.toml")
     assert str(err.value) == ('assignment.toml: [feedback] takes diagnosis = "where" | "rule" | "fix", '
                               "not {'diagnosis': 'everything'}")
-    assert from_mapping({"feedback": {"diagnosis": "where"}}).feedback.diagnosis == "where"
-    assert from_mapping({}).feedback.diagnosis == "fix"
+    assert from_mapping({"feedback": {"diagnosis": "where"}}).feedback == "where"
+    assert from_mapping({}).feedback == "fix"
