@@ -72,6 +72,11 @@ class ConfigError(UserError, ValueError):
     """A rubric file that can't be used: one line saying what and where."""
 
 
+# [feedback] diagnosis: how much a student is shown of a named mistake (autograder/diagnosis/repair/ladder.py):
+# where (the line a repair changed), rule (the mistake's sentence), fix (and the change that made the cases pass)
+DIAGNOSIS_SHOWN = ("where", "rule", "fix")
+
+
 @dataclass(frozen=True)
 class Rubric:
     points: Mapping[str, float] = field(default_factory=lambda: DEFAULT_POINTS)
@@ -96,6 +101,8 @@ class Rubric:
     # this rubric grades (autograder/variants/assign.py makes a student's rubric: points, activation)
     variants: variant_settings.VariantsConfig | None = None
     variant: Variant = BASE
+    feedback: str = "fix"   # [feedback] diagnosis: what a student is shown of a named mistake (a plain string: rubric
+    #                         fields travel as JSON and pickles)
     source: str = "built-in defaults"
 
     @property
@@ -123,6 +130,7 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         "",
         "[points]",
         *(f"{task} = {points:g}" for task, points in rubric.points.items() if task in TASK_IDS),
+        *(["", "[feedback]", f'diagnosis = "{rubric.feedback}"'] if rubric.feedback != "fix" else []),
         *([""] + variant_settings.to_toml(rubric.variants, secret=_variants_secret(rubric) if with_seed else None)
           if rubric.variants else []),
     ]
@@ -189,6 +197,8 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
         kwargs["hidden_seed"] = _seed(data["hidden_seed"], f"{source}: hidden_seed")
     if "variants" in data:
         kwargs["variants"] = variant_settings.parse(data["variants"], source)
+    if "feedback" in data:
+        kwargs["feedback"] = _feedback(data["feedback"], source)
     if "forbidden_imports" in data:
         kwargs["forbidden_imports"] = _package_names(data["forbidden_imports"], "forbidden_imports", "torch", source)
     if "allowed_imports" in data:
@@ -233,6 +243,14 @@ def require_installed(rubric: Rubric, not_installed: Callable[[Iterable[str]], l
     if missing:
         raise ConfigError(f"{rubric.source}: allowed_imports names {', '.join(map(repr, missing))}, which is not "
                           "installed here: install it in the grader's venv, or take it out of allowed_imports")
+
+
+def _feedback(table, source: str) -> str:
+    if not isinstance(table, Mapping) or set(table) - {"diagnosis"} or \
+            table.get("diagnosis", "fix") not in DIAGNOSIS_SHOWN:
+        raise ConfigError(f"{source}: [feedback] takes diagnosis = " + " | ".join(f'"{x}"' for x in DIAGNOSIS_SHOWN)
+                          + f", not {dict(table) if isinstance(table, Mapping) else table!r}")
+    return table.get("diagnosis", "fix")
 
 
 def _points(table, source: str) -> Mapping[str, float]:

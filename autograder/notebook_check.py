@@ -59,7 +59,9 @@ def case(case_id: str, notebook: str | None = None) -> bool:
         print("\n".join(f"  {line}" for line in step.lines()))
     else:
         for d in task.diagnosis:
-            print(f"  likely mistake: {d.message}")
+            print(f"  {'mistake' if d.proven else 'likely mistake'}: {d.message}")
+            if d.fix:
+                print(f"  fix: {d.fix}")
     print(f"  [{found.status}] {found.message}")
     for line in found.details:
         print(f"      {line}")

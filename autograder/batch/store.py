@@ -26,7 +26,7 @@ from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
 from autograder.variants.model import Variant
-from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Place, Report, TaskResult
 
 SCHEMA = 1
 _TABLE = """
@@ -160,6 +160,12 @@ def _graph(data: dict | None) -> CaseGraph | None:
                      origin=data.get("origin", ""), after=tuple(data.get("after", ())), step=data.get("step", ""))
 
 
+def _diagnosis(d: dict) -> Diagnosis:
+    where = d.get("where")
+    return Diagnosis(d["id"], d["message"], bool(d.get("proven", False)), d.get("fix"),
+                     Place(where["file"], where["line"], where.get("cell")) if where else None)
+
+
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:
     return key.content, key.kit_version, key.hidden_seed, key.rubric
 
@@ -172,7 +178,7 @@ def report_from_dict(data: dict) -> Report:
                        c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")),
                        tuple(c.get("charged_to", ())))
             for c in t["cases"]
-        ), tuple(Diagnosis(d["id"], d["message"]) for d in t.get("diagnosis", ())), t.get("where", ""))
+        ), tuple(_diagnosis(d) for d in t.get("diagnosis", ())), t.get("where", ""))
         for t in data["tasks"]
     )
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],

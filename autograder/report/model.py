@@ -62,10 +62,24 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class Place:
+    """A line of the student's own file (a notebook's: `cell` and the line within it)."""
+    file: str
+    line: int
+    cell: int | None = None
+
+
+@dataclass(frozen=True)
 class Diagnosis:
-    """A classic mistake the observations fit (autograder/diagnosis): its id and one sentence with the fix."""
+    """A classic mistake the observations fit (autograder/diagnosis): its id and one sentence, as much as the
+    course's [feedback] diagnosis shows (where, the rule, the fix). proven: the repair the mistake implies,
+    made on a copy of the student's own code, passes every case of the task (diagnosis/repair/); `where` is
+    the line it changed, and `fix` says the change (only when proven, and only where the course shows fixes)."""
     id: str
     message: str
+    proven: bool = False
+    fix: str | None = None
+    where: Place | None = None
 
 
 @dataclass(frozen=True)

@@ -66,10 +66,13 @@ def next_step(task: TaskResult, report: Report) -> NextStep | None:
     same = len(public) - 1 if public else 0
     where = _where(task, first)
     found = task.diagnosis[0] if task.diagnosis else None
-    if found is not None:
-        fix = getattr(found, "fix", None)  # set by the repair that proved it, only then
-        return NextStep(where, _sentence(found.message), fix or f"Make that change at {_place(task)}, {AGAIN}.",
-                        _id(first), same)
+    if found is not None:  # proven: the repair made every case pass (its fix is set only then); else a likely one
+        proof = found.where if found.proven else None
+        place = (f"{proof.file} cell {proof.cell}, line {proof.line}" if proof.cell is not None else
+                 f"{proof.file} line {proof.line}") if proof is not None else _place(task)
+        rule = _sentence(found.message) if found.proven else f"Likely mistake: {_sentence(found.message)}"
+        return NextStep(where if proof is None else f"{place} ({task.title})", rule,
+                        found.fix or f"Make that change at {place}, {AGAIN}.", _id(first), same)
     if first is None:
         return NextStep(where, f"{len(failing)} hidden case(s) fail while every public one passes.",
                         _hidden_do(task), "", 0)

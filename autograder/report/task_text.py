@@ -16,7 +16,9 @@ def explain_task(task, *, visibility: str | None = None, report=None) -> str:
     if step is not None:
         lines += [f"  {line}" for line in step.lines()]
     else:
-        lines += [f"  likely mistake: {d.message}" for d in task.diagnosis]
+        for d in task.diagnosis:
+            lines.append(f"  {'mistake' if d.proven else 'likely mistake'}: {d.message}")
+            lines += [f"  fix: {d.fix}"] if d.fix else []
     if task.status == "missing":
         return "\n".join(lines + [f"  {task.cases[0].message}"])
     problems = same_problems(c for c in task.cases if c.status != "passed"

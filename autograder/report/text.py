@@ -110,6 +110,12 @@ def _print_problems(console: Console, task: TaskResult, step: NextStep | None, v
     console.print(f"\n[bold]{task.id}[/bold] — {shown(task.title)}")
     if step is not None:
         _print_step(console, step)
+    else:
+        for found in task.diagnosis:
+            said = "mistake" if found.proven else "likely mistake"
+            console.print(f"  [bold yellow]{said}:[/bold yellow] {shown(found.message)}", soft_wrap=True)
+            if found.fix:
+                console.print(f"  [bold green]fix:[/bold green] {shown(found.fix)}", soft_wrap=True)
     bad = sorted((c for c in task.cases if c.status != "passed"), key=lambda c: not c.counted)  # counted first
     if not bad:
         console.print("  [red]no case of this task was run[/red]")

@@ -655,6 +655,7 @@ class Graded:
     diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
     hints: dict = None                                    # task -> the hints its failing public cases show
     steps: dict = None                                    # task -> its next step's text (report/next_step.py), failing tasks
+    proofs: dict = None                                   # task -> ((mistake id, proven, fix), ...)
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -692,7 +693,8 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
                   {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis},
                   {t.id: tuple(line for c in t.cases for line in c.details if line.startswith("hint: "))
                    for t in report.tasks if t.score < t.max_score},
-                  {t.id: step.text() for t in report.tasks if (step := next_step(t, report)) is not None})
+                  {t.id: step.text() for t in report.tasks if (step := next_step(t, report)) is not None},
+                  {t.id: tuple((d.id, d.proven, d.fix) for d in t.diagnosis) for t in report.tasks if t.diagnosis})
 
 
 def warm_goldens(cache: Path) -> None:
