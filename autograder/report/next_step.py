@@ -71,7 +71,7 @@ def next_step(task: TaskResult, report: Report) -> NextStep | None:
         place = (f"{proof.file} cell {proof.cell}, line {proof.line}" if proof.cell is not None else
                  f"{proof.file} line {proof.line}") if proof is not None else _place(task)
         rule = _sentence(found.message) if found.proven else f"Likely mistake: {_sentence(found.message)}"
-        return NextStep(where if proof is None else f"{place} ({task.title})", rule,
+        return NextStep(where if proof is None else _where(task, first, place), rule,
                         found.fix or f"Make that change at {place}, {AGAIN}.", _id(first), same)
     if first is None:
         return NextStep(where, f"{len(failing)} hidden case(s) fail while every public one passes.",
@@ -144,9 +144,10 @@ def _import_step(task: TaskResult, report: Report) -> NextStep | None:
                     caret=" " * max(0, column - 1 - (len(text) - len(shown))) + "^")
 
 
-def _where(task: TaskResult, first: CaseResult | None) -> str:
-    """'engine.py line 47, the _backward of a * b, at the node out = a * b': as much as is known."""
-    place = _place(task)
+def _where(task: TaskResult, first: CaseResult | None, place: str = "") -> str:
+    """'engine.py line 47, the _backward of a * b, at the node out = a * b': as much as is known (place: the
+    line a repair proved, else the task's own code)."""
+    place = place or _place(task)
     node = first.graph.origin if first is not None and first.graph is not None else ""
     at = ""
     if node:

@@ -50,8 +50,8 @@ def _prove(tmp_path, status: str = "ok", grad: float = 2.0, level: str = "fix", 
 def test_is_a_mistake_whose_repair_passes_every_case_proven_with_its_fix_and_line(submission):
     (found,), ran = _prove(submission)
     assert found.proven and found.message == RULE and found.where == Place("hw/engine.py", 50)
-    assert found.fix == ("With `+=` in place of `=` on hw/engine.py line 50 (`self.grad += other.data * out.grad`), "
-                         "all 3 mul cases pass.")
+    assert found.fix == ("The fix: `+=` in place of `=` on hw/engine.py line 50. With it all 3 mul cases pass. "
+                         "The new line: `self.grad += other.data * out.grad`.")
     (root, ids, text), = ran
     assert ids == [c.id for c in CASES] and "self.grad += other.data * out.grad" in text
     assert "self.grad = other.data" in (submission / "sub" / "micrograd" / "engine.py").read_text()  # the copy only

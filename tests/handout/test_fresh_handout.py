@@ -69,7 +69,7 @@ def test_does_a_fresh_handout_name_a_mistake_and_draw_its_graph(handout, tmp_pat
     done = _run_check(work, tmp_path, ["check", "--task", "mul", "--graph", "graphs"])
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert "Rule: `x.grad = ...` in *'s _backward overwrites" in done.stdout
-    assert "Next: With `+=` in place of `=` on micrograd/engine.py line 51" in done.stdout  # proven on the student's side
+    assert "Next: The fix: `+=` in place of `=` on micrograd/engine.py line 51" in done.stdout  # proven on the student's side
     assert "graph picture(s)" in done.stderr or "graphs are shown as text" in done.stderr
     assert list((work / "graphs").iterdir())
 

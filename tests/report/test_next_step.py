@@ -63,7 +63,10 @@ def test_does_the_step_say_the_file_and_line_of_the_closure_and_the_node(graded)
     assert file == "micrograd/engine.py" and lines[int(line) - 1].strip() == "def _backward():"
     assert "__mul__" in "\n".join(lines[int(line) - 5:int(line)])  # the closure inside __mul__, not __add__'s
     step = next_step(mul, report)
-    assert step.where.startswith(f"micrograd/engine.py line {line}") and "at the node out = a * a" in step.where
+    # proven by repair: the line it changed, inside that closure; the rule said as the mistake, not a likely one
+    proven = mul.diagnosis[0].where.line
+    assert mul.diagnosis[0].proven and int(line) < proven <= int(line) + 3
+    assert step.where.startswith(f"micrograd/engine.py line {proven}") and "at the node out = a * a" in step.where
     assert step.rule.startswith("`x.grad = ...`") and "+=" in step.rule
     assert step.case == "mul/hand-x-times-x" and step.same == 6
     assert [next_step(t, report) for t in report.tasks if t.id != "mul"] == [None] * (len(report.tasks) - 1)
@@ -81,7 +84,9 @@ def test_is_a_proven_fix_the_next_step_when_the_diagnosis_has_one(graded):
     mul = report.task("mul")
     proven = replace(mul, diagnosis=(Proven(mul.diagnosis[0].id, mul.diagnosis[0].message),))
     assert next_step(proven, report).do == "with += on engine.py line 50, all 10 mul cases pass"
-    assert next_step(mul, report).do.startswith("Make that change at micrograd/engine.py line")
+    likely = replace(mul, diagnosis=(Diagnosis(mul.diagnosis[0].id, mul.diagnosis[0].message),))  # unproven
+    assert next_step(likely, report).do.startswith("Make that change at micrograd/engine.py line")
+    assert next_step(likely, report).rule.startswith("Likely mistake: ")
 
 
 def test_does_every_reporter_open_the_failing_task_with_the_step(graded):
