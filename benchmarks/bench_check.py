@@ -4,7 +4,9 @@
 
 Runs `python -m autograder check solutions` --runs times (default 21) from the kit's root, each a new
 interpreter as a student's is (imports, the sandbox level, the parser, grading, the report), after one
-untimed run that fills the goldens' cache; prints the median and quartiles of the wall clock, and the
+untimed run that fills the goldens' cache and writes the kit's bytecode (PYTHONDONTWRITEBYTECODE is
+removed from the commands' environment: a student's Python writes it, and compiling the kit's modules
+on every run would cost about 0.1 s); prints the median and quartiles of the wall clock, and the
 load average before and after (the machine may be shared: quote the load with the figures), and the
 median CPU time (user + sys of the command and the processes it waited for), which load changes less. With
 --handout it also writes a handout (`autograder handout`) into a temporary folder, puts the solutions'
@@ -32,12 +34,13 @@ GOAL = 0.15
 def timed(cwd: Path, args: list[str], runs: int) -> tuple[list[float], list[float]]:
     """The wall clock of each run, and its CPU (user + sys of the command and every process it waited for)."""
     command = [sys.executable, "-m", "autograder", *args]
-    subprocess.run(command, cwd=cwd, capture_output=True, check=False)  # untimed: goldens, bytecode
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a student's Python
+    subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)  # untimed: goldens, bytecode
     times, cpu = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run(command, cwd=cwd, capture_output=True, check=False)
+        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
         times.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
