@@ -63,6 +63,10 @@ def recall(bwrap: str, python: str) -> dict | None:
         os.close(fd)
     if not isinstance(saved, dict) or saved.get("key") != key(bwrap, python):
         return None
+    features, userns, why = saved.get("features"), saved.get("userns"), saved.get("why")
+    if not (isinstance(features, list) and all(isinstance(f, str) for f in features)
+            and isinstance(userns, bool) and isinstance(why, str)):
+        return None
     return saved
 
 

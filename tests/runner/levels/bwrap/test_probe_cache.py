@@ -89,3 +89,14 @@ def test_is_a_failed_probe_never_remembered(cache, monkeypatch, tmp_path):
     level, why = bwrap_probe.probe(PYTHON)
     assert level is None and "failed" in why
     assert not (cache / probe_cache.NAME).exists()
+
+
+def test_is_a_file_of_another_shape_probed_again_not_a_crash(cache):
+    key_parts = ("/usr/bin/bwrap", PYTHON)
+    probe_cache.remember(*key_parts, frozenset({"--size"}), False, "")
+    saved = cache / probe_cache.NAME
+    data = json.loads(saved.read_text())
+    saved.write_text(json.dumps({**data, "features": "--size"}))
+    assert probe_cache.recall(*key_parts) is None
+    saved.write_text("{not json")
+    assert probe_cache.recall(*key_parts) is None
