@@ -62,6 +62,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "import_timeout": (0.5, 600.0),
     "memory_mb": (256, 65536),
     "submission_budget": (0.0, 7200.0),
+    "one_time_work": (0.0, 600.0),
 })
 HIDDEN_SEED_ENV = "AUTOGRADER_HIDDEN_SEED"
 CONFIG_NAME = "assignment.toml"
@@ -82,6 +83,9 @@ class Rubric:
     # seconds of wall time for all of one submission's cases; 0: derived from the cases
     # (every task timing out twice, or a tenth of them running their full case_timeout)
     submission_budget: float = 0.0
+    # seconds of CPU each of a submission's processes may spend on work done once (an import, a
+    # self-check) before a case computing far past the others is stopped as an endless loop (runner/endless.py)
+    one_time_work: float = 0.3
     activation: str = "tanh"
     hidden_seed: int | None = None
     forbidden_imports: tuple[str, ...] = ("torch", "jax", "tensorflow")
@@ -113,6 +117,7 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         f"import_timeout = {rubric.import_timeout!r}",
         f"memory_mb = {rubric.memory_mb}",
         f"submission_budget = {rubric.submission_budget!r}",
+        f"one_time_work = {rubric.one_time_work!r}",
         f"forbidden_imports = [{forbidden}]",
         f"allowed_imports = [{allowed}]",
         "",
@@ -165,7 +170,7 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
     kwargs: dict = {"source": source}
     if "points" in data:
         kwargs["points"] = _points(data["points"], source)
-    for key in ("rel_tol", "abs_tol", "case_timeout", "import_timeout"):
+    for key in ("rel_tol", "abs_tol", "case_timeout", "import_timeout", "one_time_work"):
         if key in data:
             kwargs[key] = _in_range(data[key], key, source)
     if "submission_budget" in data:

@@ -103,7 +103,7 @@ def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict
 
 def limits_for(rubric: Rubric) -> Limits:
     return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb,
-                  submission_budget=rubric.submission_budget)
+                  submission_budget=rubric.submission_budget, one_time_work=rubric.one_time_work)
 
 
 def grade_path(
@@ -147,10 +147,18 @@ def grade_path(
     report = score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
                        duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
                        import_errors=_import_errors(run.imports))
+    report = _with_places(report, run.imports)
     return replace(report, samples=samples_from(run.outcomes)) if samples else report
 
 
 CELLS_LISTED = 3
+
+
+def _with_places(report, imports):
+    """The report with where each task's code is, and the line of each SyntaxError (child/places.py)."""
+    places = dict(imports.places)
+    tasks = tuple(replace(t, where=places[t.id]) if t.id in places else t for t in report.tasks)
+    return replace(report, tasks=tasks, syntax=imports.syntax)
 
 
 def _import_errors(imports) -> tuple[tuple[str, str], ...]:

@@ -172,7 +172,7 @@ def report_from_dict(data: dict) -> Report:
                        c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")),
                        tuple(c.get("charged_to", ())))
             for c in t["cases"]
-        ), tuple(Diagnosis(d["id"], d["message"]) for d in t.get("diagnosis", ())))
+        ), tuple(Diagnosis(d["id"], d["message"]) for d in t.get("diagnosis", ())), t.get("where", ""))
         for t in data["tasks"]
     )
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
@@ -180,4 +180,5 @@ def report_from_dict(data: dict) -> Report:
                   import_output=data.get("import_output", ""),
                   import_errors=tuple(data.get("import_errors", {}).items()),
                   variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
-                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())))
+                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())),
+                  syntax=tuple((m, s["line"], s["column"]) for m, s in data.get("import_syntax", {}).items()))

@@ -76,6 +76,7 @@ class TaskResult:
     max_score: float
     cases: tuple[CaseResult, ...] = ()
     diagnosis: tuple[Diagnosis, ...] = ()   # never changes the score
+    where: str = ""                         # where the student wrote it, "engine.py:47" ("": not found)
 
     @property
     def status(self) -> str:
@@ -114,6 +115,8 @@ class Report:
     # with [variants]: what the code's extra operations gave at forensics' sample inputs, (op, outs, grads)
     # per operation that ran (autograder/variants/forensics.py); never scored, never on a student's page
     samples: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = ()
+    # the modules that did not import with a SyntaxError: (module, the line's text, the caret's column from 1)
+    syntax: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def passed(self) -> bool:

@@ -68,7 +68,7 @@ def test_does_a_fresh_handout_name_a_mistake_and_draw_its_graph(handout, tmp_pat
     engine.write_text(solved.replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"))
     done = _run_check(work, tmp_path, ["check", "--task", "mul", "--graph", "graphs"])
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in done.stdout
+    assert "Rule: `x.grad = ...` in *'s _backward overwrites" in done.stdout
     assert "graph picture(s)" in done.stderr or "graphs are shown as text" in done.stderr
     assert list((work / "graphs").iterdir())
 
