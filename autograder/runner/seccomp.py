@@ -67,7 +67,7 @@ def fork_filter(machine: str | None = None) -> bytes | None:
     return _assemble(program)
 
 
-# the "uid" level's filter (levels.UidLevel): no socket of any kind (no network, no abstract unix socket
+# the "uid" level's filter (uid/level.py's UidLevel): no socket of any kind (no network, no abstract unix socket
 # to meet another child at) and no SysV or POSIX IPC object (shared memory, semaphores, message queues);
 # new processes are refused there by RLIMIT_NPROC
 _IPC_NR = {
