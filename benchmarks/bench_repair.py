@@ -8,7 +8,7 @@ without it, in turns, N times each, and the medians compared:
 - in process (grade_path, repair=True/False): what the proof itself adds (the text edited by LibCST, the
   copy, one more child), libcst already imported;
 - --cli: the command a student runs (`autograder check PATH`, a process each time; "without" has grading's
-  prove() replaced by one that returns the report as it is, and no LibCST imported ahead by repair.warm()),
+  prove() replaced by one that returns the report as it is),
   one variant per task: what the student waits for, the import of LibCST included.
 On a shared machine the turns keep a busy moment from landing on one side only.
 """
@@ -28,9 +28,8 @@ import variants as corpus  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 CHECK = "import sys; from autograder.cli import main; sys.exit(main(['check', sys.argv[1], '--format', 'json']))"
-# the kit without the proof: prove() returns the report as it is, and no thread imports LibCST ahead
-WITHOUT = ("import autograder.grading as g, autograder.diagnosis.repair as r; g.prove = lambda report, **kw: report; "
-           "r.warm = lambda: None; " + CHECK)
+# the kit without the proof: prove() returns the report as it is (LibCST is imported only by a proof)
+WITHOUT = "import autograder.grading as g; g.prove = lambda report, **kw: report; " + CHECK
 
 
 def _in_process(variant, path: Path, runs: int, hidden: bool, store) -> tuple[float, float, bool]:

@@ -232,7 +232,6 @@ def _warn_public_seed(rubric) -> None:  # grade, once on stderr (an unset seed s
 
 
 def _check(args) -> int:
-    from autograder.diagnosis.repair import warm
     from autograder.grading import grade_path  # keeps `autograder exercises` light
     from autograder.submission import holds_nothing
 
@@ -250,7 +249,6 @@ def _check(args) -> int:
                         grading=args.include_hidden)
         if args.include_hidden:
             _warn_public_seed(rubric)
-        warm()  # the repairs' LibCST, imported while the cases run
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:
         raise UsageError(str(err)) from None

@@ -24,23 +24,7 @@ from autograder.diagnosis.repair.ladder import LEVELS, Proof, shown
 from autograder.report.model import Place, Report, TaskResult
 from autograder.scoring.compare import compare
 
-__all__ = ["LEVELS", "prove", "warm"]
-
-
-def warm() -> None:
-    """Import LibCST in a thread of its own while the cases run (a command that checks one submission: the
-    proof, if a mistake is named, then waits less). A process that forks later must not call it."""
-    import sys
-    import threading
-    if "libcst" not in sys.modules:
-        threading.Thread(target=_import_repairs, name="import-libcst", daemon=True).start()
-
-
-def _import_repairs() -> None:
-    try:
-        import autograder.diagnosis.repair.apply  # noqa: F401
-    except ImportError:  # no libcst: nothing will be proven, as prove() says
-        pass
+__all__ = ["LEVELS", "prove"]
 
 
 def prove(report: Report, *, root: Path, files: dict[str, str], cases: list, goldens: dict[str, dict],
