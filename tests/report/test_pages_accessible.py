@@ -114,7 +114,9 @@ def pages(tmp_path_factory) -> dict[str, str]:
     pages = {name: render_feedback(report, late=name == "mul-assign") for name, report in reports.items()}
     summary = build_summary(list(reports.values()), late=1, intake=["2 files were not submissions: notes.txt, "
                                                                     "__MACOSX/"])
-    summary["forensics"] = {"checked": 5, "flags": [{"says": "mul-assign computes syntax's variant",
+    summary["forensics"] = {"checked": 5, "flags": [{"student": "mul-assign", "own": "relu6 c = 1.5",
+                                                     "sources": ["syntax"], "source_variant": "sigmoid c = 2.3407",
+                                                     "finding": "beside", "says": "mul-assign computes syntax's variant",
                                                      "evidence": "sigmoid with c = 2.3407 at 5 of 5 samples"}]}
     summary["sandbox_notes"] = ["sandbox: basic: no network isolation"]
     students = [Student(r.submission, r.submission, f"feedback/{r.submission}.html", r.score, r.max_score,
