@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 SAMPLE_OUT := out/sample-class
 
-.PHONY: run test test-all setup sandbox graphviz chromium benchmark clean
+.PHONY: run test test-all setup sandbox graphviz chromium axe benchmark clean
 
 PIP    := $(PY) -m pip --quiet --disable-pip-version-check
 # torch comes from PyTorch's own CPU wheel index, as its install page says: the default index
@@ -62,6 +62,16 @@ chromium:
 	     && (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1; } \
 	|| echo "note: chromium is not installed (needs root and apt): the test of the pages in a browser is skipped"
 
+# axe-core checks every page type for WCAG 2.1 AA in that Chromium (tests/report/test_pages_accessible.py), from
+# npm into .axe/ (npm from apt where it is missing); without it that test is skipped and says why.
+AXE_CORE := axe-core@4.11.0
+axe: chromium
+	@[ -f .axe/node_modules/axe-core/axe.min.js ] \
+	|| { { command -v npm >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	       && (apt-get update -qq && apt-get install -y -qq npm) >/dev/null 2>&1; }; } \
+	     && npm install --silent --no-save --no-package-lock --prefix .axe $(AXE_CORE) >/dev/null 2>&1; } \
+	|| echo "note: axe-core could not be installed (npm install $(AXE_CORE)): the accessibility test of the pages is skipped"
+
 # the kit's own modules compiled once here: where PYTHONDONTWRITEBYTECODE is set (Docker images often set
 # it) Python reads bytecode but never writes it, so every process (the CLI, each worker of a class) would
 # compile the kit afresh, ~0.1 s of CPU each. compileall writes regardless, and only what is stale; a module
@@ -88,7 +98,7 @@ test: setup
 	$(PY) -m autograder exercises --check
 	$(PYTEST) -m "not slow"
 
-test-all: setup chromium
+test-all: setup chromium axe
 	$(PY) -m autograder exercises --check
 	$(PYTEST)
 
@@ -100,4 +110,4 @@ benchmark: setup
 	$(PY) benchmarks/bench_diagnosis.py
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) out .pytest_cache .hypothesis build *.egg-info .axe

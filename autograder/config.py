@@ -62,6 +62,7 @@ RANGES: Mapping[str, tuple[float, float]] = MappingProxyType({
     "import_timeout": (0.5, 600.0),
     "memory_mb": (256, 65536),
     "submission_budget": (0.0, 7200.0),
+    "one_time_work": (0.0, 600.0),
 })
 HIDDEN_SEED_ENV = "AUTOGRADER_HIDDEN_SEED"
 CONFIG_NAME = "assignment.toml"
@@ -69,6 +70,11 @@ CONFIG_NAME = "assignment.toml"
 
 class ConfigError(UserError, ValueError):
     """A rubric file that can't be used: one line saying what and where."""
+
+
+# [feedback] diagnosis: how much a student is shown of a named mistake (autograder/diagnosis/repair/ladder.py):
+# where (the line a repair changed), rule (the mistake's sentence), fix (and the change that made the cases pass)
+DIAGNOSIS_SHOWN = ("where", "rule", "fix")
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,9 @@ class Rubric:
     # seconds of wall time for all of one submission's cases; 0: derived from the cases
     # (every task timing out twice, or a tenth of them running their full case_timeout)
     submission_budget: float = 0.0
+    # seconds of CPU each of a submission's processes may spend on work done once (an import, a
+    # self-check) before a case computing far past the others is stopped as an endless loop (runner/endless.py)
+    one_time_work: float = 0.3
     activation: str = "tanh"
     hidden_seed: int | None = None
     forbidden_imports: tuple[str, ...] = ("torch", "jax", "tensorflow")
@@ -92,6 +101,8 @@ class Rubric:
     # this rubric grades (autograder/variants/assign.py makes a student's rubric: points, activation)
     variants: variant_settings.VariantsConfig | None = None
     variant: Variant = BASE
+    feedback: str = "fix"   # [feedback] diagnosis: what a student is shown of a named mistake (a plain string: rubric
+    #                         fields travel as JSON and pickles)
     source: str = "built-in defaults"
 
     @property
@@ -113,11 +124,13 @@ def rubric_toml(rubric: Rubric, *, with_seed: bool) -> str:
         f"import_timeout = {rubric.import_timeout!r}",
         f"memory_mb = {rubric.memory_mb}",
         f"submission_budget = {rubric.submission_budget!r}",
+        f"one_time_work = {rubric.one_time_work!r}",
         f"forbidden_imports = [{forbidden}]",
         f"allowed_imports = [{allowed}]",
         "",
         "[points]",
         *(f"{task} = {points:g}" for task, points in rubric.points.items() if task in TASK_IDS),
+        *(["", "[feedback]", f'diagnosis = "{rubric.feedback}"'] if rubric.feedback != "fix" else []),
         *([""] + variant_settings.to_toml(rubric.variants, secret=_variants_secret(rubric) if with_seed else None)
           if rubric.variants else []),
     ]
@@ -165,7 +178,7 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
     kwargs: dict = {"source": source}
     if "points" in data:
         kwargs["points"] = _points(data["points"], source)
-    for key in ("rel_tol", "abs_tol", "case_timeout", "import_timeout"):
+    for key in ("rel_tol", "abs_tol", "case_timeout", "import_timeout", "one_time_work"):
         if key in data:
             kwargs[key] = _in_range(data[key], key, source)
     if "submission_budget" in data:
@@ -184,6 +197,8 @@ def from_mapping(data: Mapping, *, source: str = "<mapping>") -> Rubric:
         kwargs["hidden_seed"] = _seed(data["hidden_seed"], f"{source}: hidden_seed")
     if "variants" in data:
         kwargs["variants"] = variant_settings.parse(data["variants"], source)
+    if "feedback" in data:
+        kwargs["feedback"] = _feedback(data["feedback"], source)
     if "forbidden_imports" in data:
         kwargs["forbidden_imports"] = _package_names(data["forbidden_imports"], "forbidden_imports", "torch", source)
     if "allowed_imports" in data:
@@ -228,6 +243,14 @@ def require_installed(rubric: Rubric, not_installed: Callable[[Iterable[str]], l
     if missing:
         raise ConfigError(f"{rubric.source}: allowed_imports names {', '.join(map(repr, missing))}, which is not "
                           "installed here: install it in the grader's venv, or take it out of allowed_imports")
+
+
+def _feedback(table, source: str) -> str:
+    if not isinstance(table, Mapping) or set(table) - {"diagnosis"} or \
+            table.get("diagnosis", "fix") not in DIAGNOSIS_SHOWN:
+        raise ConfigError(f"{source}: [feedback] takes diagnosis = " + " | ".join(f'"{x}"' for x in DIAGNOSIS_SHOWN)
+                          + f", not {dict(table) if isinstance(table, Mapping) else table!r}")
+    return table.get("diagnosis", "fix")
 
 
 def _points(table, source: str) -> Mapping[str, float]:

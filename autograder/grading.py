@@ -15,6 +15,7 @@ from pathlib import Path
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.cases.model import Case
 from autograder.config import ConfigError, Rubric
+from autograder.diagnosis.repair import prove
 from autograder.goldens import GoldenStore, KitError
 from autograder.report.model import Report
 from autograder.runner import run_cases
@@ -103,7 +104,7 @@ def golden_values(cases: list[Case], rubric: Rubric, store: GoldenStore) -> dict
 
 def limits_for(rubric: Rubric) -> Limits:
     return Limits(case_timeout=rubric.case_timeout, import_timeout=rubric.import_timeout, memory_mb=rubric.memory_mb,
-                  submission_budget=rubric.submission_budget)
+                  submission_budget=rubric.submission_budget, one_time_work=rubric.one_time_work)
 
 
 def grade_path(
@@ -115,9 +116,11 @@ def grade_path(
     store: GoldenStore | None = None,
     name: str | None = None,
     forensics: bool = True,
+    repair: bool = True,
 ) -> Report:
     """Grade the submission at `path` (folder, .py or .zip) and return its Report. forensics: with [variants],
-    also sample the pool's operations (variants/forensics.py; off only to measure what it costs)."""
+    also sample the pool's operations (variants/forensics.py; off only to measure what it costs). repair: prove each
+    named mistake by repairing a copy of the code (diagnosis/repair/; off only to measure what it costs)."""
     started = time.monotonic()
     name = name or Path(path).name or Path(path).resolve().name or str(path)  # `.` by its real name
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
@@ -131,26 +134,42 @@ def grade_path(
         except SubmissionError as err:
             return crashed_report(name, str(err), rubric, task_ids, sandbox="none",
                                   duration=time.monotonic() - started)
+        def in_sandbox(root: Path, chosen: list[Case]):
+            return run_cases(root, chosen, limits=limits_for(rubric), files=prepared.files,
+                             forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
         try:
-            run = run_cases(prepared.root, cases + samples, limits=limits_for(rubric), files=prepared.files,
-                            forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
+            run = in_sandbox(prepared.root, cases + samples)
         except (KitError, ConfigError):
             raise
         except Exception as err:  # the grading crashed: still a row, with the reason
             return crashed_report(name, f"grading crashed: {type(err).__name__}: {err}", rubric, task_ids,
                                   duration=time.monotonic() - started)
-    if run.imports.forbidden:  # a module the engine loads imports torch (or the like): no marks
-        return crashed_report(name, run.imports.forbidden, rubric, task_ids, sandbox=run.sandbox,
-                              duration=time.monotonic() - started)
-    notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
-    failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
-    report = score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes, only=task_ids,
-                       duration=time.monotonic() - started, import_output=run.imports.output if failed else "",
-                       import_errors=_import_errors(run.imports))
+        if run.imports.forbidden:  # a module the engine loads imports torch (or the like): no marks
+            return crashed_report(name, run.imports.forbidden, rubric, task_ids, sandbox=run.sandbox,
+                                  duration=time.monotonic() - started)
+        notes = tuple(prepared.problems) + tuple(run.notes) + _import_notes(run.imports)
+        failed = run.imports.errors or run.imports.fatal  # prints at import are shown with the failure
+        report = score_run(name, cases, run.outcomes, goldens, rubric, sandbox=run.sandbox, notes=notes,
+                           only=task_ids, import_output=run.imports.output if failed else "",
+                           import_errors=_import_errors(run.imports))
+        report = _with_places(report, run.imports)
+        # each named mistake repaired in a copy of the student's code, and its task's cases run on it (a child)
+        if repair:
+            report = prove(report, root=prepared.root, files=prepared.files, cases=cases, goldens=goldens,
+                           rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol, level=rubric.feedback,
+                           run=lambda root, chosen: in_sandbox(root, chosen).outcomes, work=Path(work))
+    report = replace(report, duration=time.monotonic() - started)
     return replace(report, samples=samples_from(run.outcomes)) if samples else report
 
 
 CELLS_LISTED = 3
+
+
+def _with_places(report, imports):
+    """The report with where each task's code is, and the line of each SyntaxError (child/places.py)."""
+    places = dict(imports.places)
+    tasks = tuple(replace(t, where=places[t.id]) if t.id in places else t for t in report.tasks)
+    return replace(report, tasks=tasks, syntax=imports.syntax)
 
 
 def _import_errors(imports) -> tuple[tuple[str, str], ...]:

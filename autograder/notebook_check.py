@@ -24,6 +24,7 @@ from pathlib import Path
 SECRET = Path("kit_secret")
 NOTEBOOK = "backprop.ipynb"
 _REPORTS: dict[tuple[str, bool], object] = {}
+_SAID: set[tuple[int, str]] = set()  # (report, task) whose next step a case has printed: said once a report
 __all__ = ["case", "score_part", "task_score"]
 
 
@@ -45,9 +46,22 @@ def case(case_id: str, notebook: str | None = None) -> bool:
         return False
     if found.status == "passed":
         return True
+    from autograder.report.next_step import next_step
+
+    step = next_step(task, report)
+    said = (id(report), task.id)
+    if step is not None and said in _SAID:  # the task's step, and a case like it, were printed above
+        print(f"{case_id}: [{found.status}] {found.message} (see the next step of {task.id} above)")
+        return False
+    _SAID.add(said)
     print(f"{case_id}: {found.title}" if found.title else case_id)
-    for d in task.diagnosis:
-        print(f"  likely mistake: {d.message}")
+    if step is not None:
+        print("\n".join(f"  {line}" for line in step.lines()))
+    else:
+        for d in task.diagnosis:
+            print(f"  {'mistake' if d.proven else 'likely mistake'}: {d.message}")
+            if d.fix:
+                print(f"  fix: {d.fix}")
     print(f"  [{found.status}] {found.message}")
     for line in found.details:
         print(f"      {line}")
@@ -98,7 +112,7 @@ def task_score(task_id: str, secret: str | None = None, notebook: str | None = N
         return 0.0
     from autograder.report.task_text import explain_task
 
-    print(explain_task(task, visibility="public"))
+    print(explain_task(task, visibility="public", report=report))
     return task.score
 
 

@@ -84,7 +84,7 @@ class TaskItem(pytest.Item):
             raise TaskFailed(report.error + at_import)
         task = report.task(self.task)
         if task.status != "passed":
-            raise TaskFailed(explain_task(task) + at_import)
+            raise TaskFailed(explain_task(task, report=report) + at_import)
 
     def repr_failure(self, excinfo):
         if isinstance(excinfo.value, TaskFailed):

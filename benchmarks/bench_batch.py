@@ -24,7 +24,10 @@ The reports record no duration (reports/*.json and the gradebook store have no
 such field), so the time of one submission is measured apart: a sample of
 --sample submissions graded one by one in this process with grading.grade_path;
 the median is printed. The endless-loop submissions are graded in-process as
-well, to say how much of the batch time they account for.
+well, to say how much of the batch time they account for; and what they cost a
+one-worker batch is measured whole (benchmarks/endless_cost.py: the class against
+its twin with each endless submission replaced by a correct one, --endless-repeats
+runs each, in turns, medians; goal under 10% of the wall).
 
 Each run's CPU time (user + sys of the whole process tree) is printed beside its wall clock, which a
 shared machine makes noisy; and benchmarks/profile_batch.py grades the sample (without the endless
@@ -328,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="for the class's mix and order (default 1)")
     parser.add_argument("--no-hostile", action="store_true",
                         help="skip run 4 (the class plus a slow-burn and a flooding student)")
+    parser.add_argument("--endless-repeats", type=int, default=3, metavar="R",
+                        help="one-worker runs of the class and of its twin without endless loops, each (default 3; "
+                             "0 skips): what endless loops cost (benchmarks/endless_cost.py)")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
@@ -374,6 +380,11 @@ def main(argv: list[str] | None = None) -> int:
             hostile_reports = read_reports(tmp / "out-3")
             if len(hostile_reports) != len(made) + 2:
                 raise SystemExit(f"bench_batch: {len(hostile_reports)} reports for {len(made) + 2} submissions")
+        endless_cost = None
+        if args.endless_repeats > 0 and any(m.kind == "endless" for m in made):
+            from endless_cost import measure
+
+            endless_cost = measure(subs, made, tmp, env, args.endless_repeats)
         reports = read_reports(tmp / "out-2")
         reports_1 = read_reports(tmp / "out-1")
         if len(reports) != len(made) or len(reports_1) != len(made):
@@ -441,6 +452,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"endless loops: {len(endless)} submission(s), {endless_seconds:.1f} s of grading in-process "
           f"= {endless_seconds / timings['workers 1']:.0%} of the workers-1 wall time "
           f"({', '.join(f'{m.student} {m.detail} {per[m.student]:.1f} s' for m in endless) or 'none'})")
+    if endless_cost is not None:
+        from endless_cost import lines as endless_lines
+
+        print("\n".join(endless_lines(endless_cost)))
     print(f"batch overhead (workers-1 wall minus estimated in-process grading of all): "
           f"{timings['workers 1'] - estimated_grading:.1f} s")
     from profile_batch import print_split
@@ -485,6 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             "resume_seconds": timings["resume, workers 2"],
             "endless": {"count": len(endless), "seconds": endless_seconds,
                         "share_of_workers_1_wall": endless_seconds / timings["workers 1"]},
+            "endless_cost": endless_cost,
             "batch_overhead_seconds_workers_1": timings["workers 1"] - estimated_grading,
             "cpu_split": {k: where[k] for k in ("count", "ms_per_submission", "main_process_ms")},
             "by_kind": by_kind, "sandbox": sandboxes, "scores_differing": differing,

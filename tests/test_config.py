@@ -1,6 +1,8 @@
 """Does the rubric read allowed_imports, and refuse lists that can't work?"""
 from __future__ import annotations
 
+import tomllib
+
 import pytest
 
 from autograder.config import ConfigError, Rubric, from_mapping, load_rubric
@@ -34,7 +36,7 @@ def test_an_allowed_list_that_cant_work_is_a_one_line_error(data, words):
 
 @pytest.mark.parametrize("key, value", [
     ("case_timeout", 0), ("case_timeout", 0.01), ("import_timeout", 0.01), ("abs_tol", 1e8), ("rel_tol", 2.0),
-    ("memory_mb", 16), ("case_timeout", 10**6),
+    ("memory_mb", 16), ("case_timeout", 10**6), ("one_time_work", -1), ("one_time_work", 10**4),
 ])
 def test_is_a_limit_that_cannot_work_a_one_line_error_naming_the_key(key, value):
     """case_timeout = 0 or abs_tol = 1e8 once graded a whole class wrongly (0/100, or everything passing)."""
@@ -47,6 +49,15 @@ def test_is_a_limit_that_cannot_work_a_one_line_error_naming_the_key(key, value)
 def test_are_sane_limits_accepted():
     rubric = from_mapping({"case_timeout": 1.0, "import_timeout": 2, "abs_tol": 1e-6, "rel_tol": 1e-4, "memory_mb": 512})
     assert rubric.case_timeout == 1.0 and rubric.memory_mb == 512
+
+
+def test_does_one_time_work_reach_the_runner_and_the_handouts_rubric():
+    from autograder.config import rubric_toml
+    from autograder.grading import limits_for
+
+    rubric = from_mapping({"one_time_work": 3.0})
+    assert limits_for(rubric).one_time_work == 3.0 and Rubric().one_time_work == 0.3
+    assert from_mapping(tomllib.loads(rubric_toml(rubric, with_seed=False))).one_time_work == 3.0
 
 
 def test_is_a_task_left_out_of_points_an_error_not_a_silent_default():

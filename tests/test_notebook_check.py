@@ -29,7 +29,8 @@ def test_does_a_case_pass_on_the_solution_and_say_why_on_a_bug(tmp_path, capsys,
     assert notebook_check.case("mul/hand-x-times-x") is False
     said = capsys.readouterr().out
     assert "[failed]" in said and "expected" in said and "hint:" in said
-    assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in said
+    assert "Rule: `x.grad = ...` in *'s _backward overwrites" in said
+    assert "Next: The fix: `+=` in place of `=`" in said  # proven: the repair made every mul case pass
 
 
 def test_is_a_hidden_case_only_graded_on_the_instructors_side(tmp_path, capsys, monkeypatch):

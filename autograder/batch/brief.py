@@ -60,7 +60,8 @@ def brief_of(report: Report) -> Report:
     """The report as the class's files read it."""
     if any(isinstance(t, BriefTask) for t in report.tasks):
         return report  # a brief already
-    tasks = tuple(BriefTask(t.id, t.title, t.score, t.max_score, brief_cases(t.cases), t.diagnosis,
+    tasks = tuple(BriefTask(t.id, t.title, t.score, t.max_score, brief_cases(t.cases),
+                            tuple(Diagnosis(d.id, d.message) for d in t.diagnosis),
                             counts=tuple(sorted(_counts(t.cases).items()))) for t in report.tasks)
     return Report(report.submission, report.score, report.max_score, tasks, report.error, report.sandbox,
                   report.sandbox_notes, report.kit_version, import_errors=report.import_errors,

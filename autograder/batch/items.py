@@ -37,11 +37,16 @@ def narrow(folder: Path, depth: int = 3) -> Path:
     if any(p.is_file() and p.suffix.lower() == ".py" for p in kids):
         return folder
     wrapped = [p for p in kids if is_submission_file(p) or p.is_symlink()]
-    if len(wrapped) == 1:
-        return wrapped[0]
+    if len(wrapped) == 1 and not (wrapped[0].suffix.lower() == ".ipynb" and _holds_code(kids)):
+        return wrapped[0]  # (a notebook beside a package of .py files is graded with it: the folder)
     if len(kids) == 1 and kids[0].is_dir():
         return narrow(kids[0], depth - 1)
     return folder
+
+
+def _holds_code(kids: list[Path]) -> bool:
+    """Does one of these folders hold Python files (a package a notebook beside it may import)?"""
+    return any(p.is_dir() and not p.is_symlink() and next(p.rglob("*.py"), None) is not None for p in kids)
 
 
 def not_a_submission(path: Path, shown: str) -> str | None:

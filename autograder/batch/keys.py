@@ -86,5 +86,7 @@ def rubric_digest(rubric: Rubric) -> str:
     if variants is not None:  # [variants]: what draws every student's variant (a student's is drawn from the id,
         data["variants"] = variants_digest(rubric)  # which the store keys apart)
     data["forbidden_imports"] = sorted(data["forbidden_imports"])
+    if data["feedback"] == "fix":  # what a report shows of a named mistake ([feedback]): in the digest once set
+        del data["feedback"]
     payload = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()[:32]

@@ -27,7 +27,7 @@ from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
 from autograder.variants.model import Variant
-from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Place, Report, TaskResult
 
 SCHEMA = 1
 _TABLE = """
@@ -232,6 +232,12 @@ def _graph(data: dict | None) -> CaseGraph | None:
                      origin=data.get("origin", ""), after=tuple(data.get("after", ())), step=data.get("step", ""))
 
 
+def _diagnosis(d: dict) -> Diagnosis:
+    where = d.get("where")
+    return Diagnosis(d["id"], d["message"], bool(d.get("proven", False)), d.get("fix"),
+                     Place(where["file"], where["line"], where.get("cell")) if where else None)
+
+
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:
     return key.content, key.kit_version, key.hidden_seed, key.rubric
 
@@ -244,7 +250,7 @@ def report_from_dict(data: dict) -> Report:
                        c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")),
                        tuple(c.get("charged_to", ())))
             for c in t["cases"]
-        ), tuple(Diagnosis(d["id"], d["message"]) for d in t.get("diagnosis", ())))
+        ), tuple(_diagnosis(d) for d in t.get("diagnosis", ())), t.get("where", ""))
         for t in data["tasks"]
     )
     return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
@@ -252,4 +258,5 @@ def report_from_dict(data: dict) -> Report:
                   import_output=data.get("import_output", ""),
                   import_errors=tuple(data.get("import_errors", {}).items()),
                   variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
-                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())))
+                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())),
+                  syntax=tuple((m, s["line"], s["column"]) for m, s in data.get("import_syntax", {}).items()))

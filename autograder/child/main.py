@@ -2,9 +2,11 @@
 
     python -I -S autograder/child/main.py --job-fd N --result-fd M [--programs DIR]
 
-Standard library only, and nothing of the kit but this folder: `-I` leaves the
-script's folder off sys.path, so it is put there by hand (for `student`, `hooks`,
-`observe` and `programs`). A conversation (autograder/runner/protocol.py): the job fd brings
+Standard library only, and nothing of the kit but this folder. `-I` leaves the
+script's folder off sys.path, and it stays off: the child's modules (student, hooks, observe,
+adapt, cells, programs...) are imported as the package KIT, made by hand, so that none of
+their names is taken from the student, whose own `student`, `programs` or `main` are theirs
+(child/student.py's hook). A conversation (autograder/runner/protocol.py): the job fd brings
 the job's header line, then one line per case, each sent once the parent has the
 previous result; the result fd gets one line about the imports, then one per case,
 each echoing the nonce of what it answers. The job fd's end means: no more cases.
@@ -16,16 +18,25 @@ only cheap modules are imported here: no `json` (observe.dumps / loads), no
 `importlib.util` but for --programs.
 """
 import importlib
+import importlib.machinery
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+KIT = "_autograder_child"  # the child's own modules' package: a name no student's file has
 
-import adapt  # noqa: E402
-import hooks  # noqa: E402
-import observe  # noqa: E402
-import student  # noqa: E402
 
+def kit_package():
+    """This folder as the package KIT, once (the zygote's forks find it made)."""
+    if KIT not in sys.modules:
+        spec = importlib.machinery.ModuleSpec(KIT, None, is_package=True)
+        spec.submodule_search_locations = [os.path.dirname(os.path.abspath(__file__))]
+        sys.modules[KIT] = importlib._bootstrap.module_from_spec(spec)
+
+
+kit_package()
+from _autograder_child import adapt, hooks, observe, places, student  # noqa: E402
+
+PROGRAMS = KIT + ".programs"  # the case programs (another folder's with --programs)
 RECURSION_LIMIT = 10_000  # the parent gives the process a stack deep enough for it
 RESULT_PIPE_LOST = 86     # exit status: protocol.RESULT_PIPE_LOST
 JOB_PIPE_LOST = 87        # exit status: protocol.JOB_PIPE_LOST
@@ -129,14 +140,14 @@ def load_programs(folder, names):
         from importlib.util import module_from_spec, spec_from_file_location  # only here: it is slow to import
 
         spec = spec_from_file_location(
-            "programs", os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
+            PROGRAMS, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
         package = module_from_spec(spec)
-        sys.modules["programs"] = package
+        sys.modules[PROGRAMS] = package
         spec.loader.exec_module(package)
     programs = {}
     for name in names:
         try:
-            programs[name] = importlib.import_module("programs." + name)
+            programs[name] = importlib.import_module(PROGRAMS + "." + name)
         except Exception as exc:
             programs[name] = student.describe(exc)
     return programs
@@ -196,7 +207,7 @@ def run_case(case, programs, api, pupil, cap):
 
 def _stub_comment(exc, pupil):
     """A bare stub's message from the comment above it (nbgrader's release: stubs.py); imported only then."""
-    import stubs
+    from _autograder_child import stubs
 
     return stubs.message(exc, pupil.file_name)
 
@@ -244,7 +255,9 @@ def main(argv):
         os._exit(JOB_PIPE_LOST)
     out.send({"import": pupil.errors, "missing_files": pupil.missing, "forbidden": pupil.forbidden,
               "cells": pupil.cell_errors, "cells_failed": pupil.cells_failed, "output": printed.getvalue(),
-              "adapted": fitted.notes, "deviations": fitted.deviations, "nonce": job.get("nonce")})
+              "adapted": pupil.notes + fitted.notes, "deviations": fitted.deviations, "syntax": pupil.syntax,
+              "places": places.places(api, sorted({c["id"].partition("/")[0] for c in job["cases"]}), pupil.file_name),
+              "nonce": job.get("nonce")})
     while True:
         request = jobs.next()
         if request is None:  # the parent has no more cases

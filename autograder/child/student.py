@@ -1,10 +1,8 @@
 """Import a student's `micrograd` package and find the exercise API in it.
 
-Standard library only: this runs in the sandboxed child. Its import hook (second
-on sys.meta_path, after hooks.Forbidden) makes `import engine` (how a student
-imports a sibling file when running it from inside micrograd/) give the very module
-`micrograd.engine`: two copies of engine.py would make two different Value classes.
-The hooks about which libraries may be imported are in hooks.py.
+Standard library only: this runs in the sandboxed child. Its import hook, which gives
+the student's own names for their modules the kit's (`import engine`, `import nanograd`),
+is in names.py; the hooks about which libraries may be imported are in hooks.py.
 
 The hooks are plain classes with the methods the import system calls (find_spec,
 create_module, exec_module), not subclasses of importlib.abc's: importing that
@@ -15,102 +13,21 @@ import importlib
 import importlib.machinery
 import os
 import sys
-import types
 
-import cells
-from hooks import ForbiddenImport
+try:
+    import _signal  # SIGALRM without the signal module's imports (enum...): see adapt.py
+except ImportError:  # pragma: no cover
+    _signal = None
+
+from . import cells, places
+from .api import PIECES, MissingPiece, make_api, piece, value_class  # noqa: F401 - MissingPiece: main.py's
+from .hooks import ForbiddenImport
+from .names import MODULES, DependencyFailed, Package, module_map
 
 try:  # what importlib.util.module_from_spec is, without importing importlib.util
     _module_from_spec = importlib._bootstrap.module_from_spec
 except AttributeError:  # pragma: no cover - another Python's layout
     from importlib.util import module_from_spec as _module_from_spec
-
-MODULES = ("engine", "nn", "train")
-
-# piece of the API -> the module it belongs in (it is looked for in the others too)
-PIECES = {
-    "Value": "engine",
-    "Module": "nn", "Neuron": "nn", "Layer": "nn", "MLP": "nn",
-    "mse_loss": "train", "train": "train",
-}
-
-
-class DependencyFailed(ImportError):
-    """A student module imported another one that is missing or did not import."""
-
-
-class _Alias:
-    """Loads a top-level name as an existing module of the package (engine -> micrograd.engine)."""
-
-    def __init__(self, target):
-        self.target = target
-
-    def create_module(self, spec):
-        module = importlib.import_module(self.target)
-        self.real_spec = module.__spec__
-        return module
-
-    def exec_module(self, module):
-        module.__spec__ = self.real_spec  # the import system set the alias's spec on it
-
-
-OWN_NAMES = "own_packages.txt"  # beside micrograd/: the names the student's files import it by (submission/own_names.py)
-
-
-class Package:
-    """Top-level names of the student's files, their own names for the package, and the files known
-    to be broken."""
-
-    def __init__(self, package_dir, display):
-        self.display = display
-        self.broken = {}  # module name (both forms) -> (display name, message)
-        self.aliases = {}
-        for name in _module_names(package_dir):
-            top = name.partition(".")[0]
-            if _free(top):
-                self.aliases.setdefault(top, "micrograd." + top)
-        # `import my_micrograd`, `from crudgrad.engine import Value`: the package itself, and its modules
-        self.own = [n for n in _own_names(os.path.dirname(package_dir)) if _free(n) and n not in self.aliases]
-
-    def mark_broken(self, module, message):
-        entry = (self.display(module), message)
-        self.broken["micrograd." + module] = self.broken[module] = entry
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname in self.broken:
-            name, message = self.broken[fullname]
-            raise DependencyFailed(f"needs {name}, which {message}", name=fullname)
-        if fullname in self.aliases:
-            return importlib.machinery.ModuleSpec(fullname, _Alias(self.aliases[fullname]))
-        top, dot, rest = fullname.partition(".")
-        if top in self.own:
-            return importlib.machinery.ModuleSpec(fullname, _Alias("micrograd" + dot + rest))
-        return None
-
-
-def _free(name):
-    """Can name stand for a student's module? (Not the standard library's, not one loaded, not micrograd.)"""
-    return name.isidentifier() and name not in sys.stdlib_module_names and name not in sys.modules \
-        and name != "micrograd"
-
-
-def _own_names(root):
-    try:
-        with open(os.path.join(root, OWN_NAMES), encoding="utf-8") as f:
-            return [line.strip() for line in f if line.strip()]
-    except OSError:
-        return []
-
-
-def _module_names(package_dir):
-    """Dotted names of the .py files under package_dir ("engine", "ops.add")."""
-    names = []
-    for folder, dirs, files in os.walk(package_dir):
-        dirs[:] = [d for d in dirs if d.isidentifier()]
-        rel = os.path.relpath(folder, package_dir)
-        prefix = "" if rel == "." else rel.replace(os.sep, ".") + "."
-        names += [prefix + f[:-3] for f in files if f.endswith(".py") and f[:-3].isidentifier()]
-    return names
 
 
 class Student:
@@ -122,16 +39,25 @@ class Student:
         self.display_names = dict(display_names or {})
         self.modules = {}
         self.errors = {m: None for m in MODULES}
-        self.missing = [m for m in MODULES if not os.path.isfile(os.path.join(self.package_dir, m + ".py"))]
+        self.files = module_map(self.root)  # API module -> the student's module that is it
+        self.missing = [m for m in MODULES if not os.path.isfile(self._path(m))]
         self.hooks = Package(self.package_dir, self.display)
         self.forbidden = None  # the import error of a module that imported a forbidden library
         self.cell_errors = []  # a notebook's cells that raised (the cells after them ran on): the first ones
         self.cells_failed = 0  # and how many
+        self.syntax = {}  # module -> [the line, the caret's column] of the SyntaxError it did not import with
         self.import_seconds = import_seconds  # the import's time limit: a notebook's long cell is stopped
+        self.notes = []  # what the kit took for what (a Value class of another name), one line each
 
     def display(self, module):
         """What the student calls the file of a module: "engine.py", "micrograd/engine.py", "hw3.py"."""
+        module = self.files.get(module, module)
         return self.display_names.get(module) or module.replace(".", "/") + ".py"
+
+    def _path(self, module):
+        """The file of an API module: its own, or its package's __init__.py."""
+        path = os.path.join(self.package_dir, *self.files[module].split("."))
+        return path + ".py" if not os.path.isdir(path) else os.path.join(path, "__init__.py")
 
     def where(self, exc):
         """"engine.py:34" for the innermost frame in a student file, or ""."""
@@ -156,19 +82,36 @@ class Student:
         return self.display(rel[:-3].replace(os.sep, "."))
 
     def import_all(self):
-        """Import engine, then nn, then train, then __init__.py; one failing doesn't stop the rest."""
+        """Import engine, then nn, then train, then __init__.py (first when it holds the engine); one failing
+        doesn't stop the rest."""
         sys.modules["micrograd"] = package = self._package()
         for module in self.missing:
             self.hooks.mark_broken(module, "is missing")
+        init_first = self.files["engine"] == "__init__"  # the package's own __init__.py holds the engine
+        if init_first:
+            self._run_init(package)
         for module in MODULES:
             if module in self.missing:
+                continue
+            first = next(m for m in MODULES if self.files[m] == self.files[module])  # one file, several modules
+            if first != module or self.files[module] == "__init__":  # imported already
+                source = "__init__" if self.files[module] == "__init__" else first
+                self.modules[module] = package if source == "__init__" else self.modules.get(first)
+                self.errors[module] = self.errors.get(source)
                 continue
             try:
                 self.modules[module] = self._import(module, package)
             except BaseException as exc:  # noqa: B036 - SystemExit at import is the student's too
                 self.errors[module] = self.import_message(module, exc)
-                self.hooks.mark_broken(module, "did not import")
+                if places.syntax_line(exc) is not None:
+                    self.syntax[module] = list(places.syntax_line(exc))
+                self.hooks.mark_broken(self.files[module], "did not import")
                 self._note_forbidden(exc, module)
+        if not init_first:
+            self._run_init(package)
+        self.modules["__init__"] = package
+
+    def _run_init(self, package):
         init = os.path.join(self.package_dir, "__init__.py")
         if os.path.isfile(init):
             try:
@@ -177,14 +120,21 @@ class Student:
             except BaseException as exc:  # noqa: B036
                 self.errors["__init__"] = self.import_message("__init__", exc)
                 self._note_forbidden(exc, "__init__")
-        self.modules["__init__"] = package
 
     def _import(self, module, package):
-        """micrograd.<module>; a notebook's module (one with a .cells map beside it) cell by cell."""
-        path = os.path.join(self.package_dir, module + ".py")
+        """micrograd.<module>'s file; a notebook's module (one with a .cells map beside it) cell by cell. A
+        student's own micrograd.py is their `micrograd`: the package shows what it defines."""
+        path, name = self._path(module), self.files[module]
         table = cells.cell_map(path)
         if table is None:
-            return importlib.import_module("micrograd." + module)
+            if name not in (module, self.files["engine"]) and self.import_seconds:  # a file holding nn's or train's
+                made = _timed_import("micrograd." + name, self.import_seconds * cells.PER_CELL, self.display(module),
+                                     module)
+            else:
+                made = importlib.import_module("micrograd." + name)
+            if name == "micrograd":
+                package.__dict__.update({k: v for k, v in vars(made).items() if not k.startswith("__")})
+            return made
         made, failed, count = cells.run_cells("micrograd." + module, path, table,
                                               lambda exc: self.import_message(module, exc), self.import_seconds)
         setattr(package, module, made)
@@ -224,14 +174,20 @@ class Student:
     def api(self):
         """The exercise API as a namespace; a piece it lacks raises MissingPiece with the reason."""
         found, why = {}, {}
-        for piece, home in PIECES.items():
+        for name, home in PIECES.items():
             for module in (home,) + tuple(m for m in MODULES if m != home) + ("__init__",):
-                value = _piece(self.modules.get(module), piece)
+                value = piece(self.modules.get(module), name)
                 if value is not None:
-                    found[piece] = value
+                    found[name] = value
                     break
             else:
-                why[piece] = self._why_missing(piece, home)
+                why[name] = self._why_missing(name, home)
+        if "Value" in why:
+            value = value_class(self.modules.get("engine"))
+            if value is not None:
+                del why["Value"]
+                found["Value"] = value
+                self.notes.append(f"your engine's class is `{value.__name__}`: the kit uses it as `Value`")
         return make_api(found, why)
 
     def _why_missing(self, piece, home):
@@ -243,33 +199,26 @@ class Student:
         return f"{name} has no {piece}"
 
 
-def _piece(module, name):
-    value = getattr(module, name, None) if module is not None else None
-    if name[0].isupper():
-        return value if isinstance(value, type) else None
-    return value if callable(value) and not isinstance(value, (type, types.ModuleType)) else None
+class ImportStopped(BaseException):
+    """A file the kit took for an API module by what it holds ran too long when imported (a script's own work)."""
 
 
-class MissingPiece(AttributeError):
-    """A program used a piece of the API the student's package doesn't have."""
+def _timed_import(name, seconds, shown, module):
+    """import name, stopped after `seconds`: a script beside the package (main.py holding mse_loss) may train
+    at its top level, and the rest of the import must not wait for it."""
+    def stop(signum, frame):
+        raise ImportStopped(f"{shown} ran longer than {seconds:g} s when imported as {module}.py (the kit imports "
+                            "it for what it defines: put a script's own work under `if __name__ == '__main__':`)")
 
-
-def make_api(found, why):
-    """A namespace of the pieces found; reading a missing one raises MissingPiece(why).
-
-    MissingPiece is an AttributeError, so getattr(api, "Neuron", None) is None.
-    """
-    class Api(types.SimpleNamespace):
-        # what the case programs ask an engine for with getattr(api, name, None) and a student's never has
-        # (the torch adapter's own mix, numpy grads: adapt.py sets grad_zero), found without __getattr__
-        native_mix = grad_zero = None
-
-        def __getattr__(self, name):  # only called for attributes that are not there
-            if name in why:
-                raise MissingPiece(why[name])
-            raise AttributeError(name)
-
-    return Api(**found)
+    if _signal is None:  # pragma: no cover - a platform without it: no guard
+        return importlib.import_module(name)
+    previous = _signal.signal(_signal.SIGALRM, stop)
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
+    try:
+        return importlib.import_module(name)
+    finally:
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.signal(_signal.SIGALRM, previous)
 
 
 def describe(exc):

@@ -38,7 +38,12 @@ class UsageError(UserError):
     """A bad flag or input: one line on stderr, exit 2."""
 
 
-def _parser() -> argparse.ArgumentParser:
+# the commands whose parse needs nothing of the instructors' (merge, lms): their parsers, which import
+# the LMS and batch modules, are built only for themselves, the top-level help and an unknown command
+LIGHT = frozenset({"check", "grade", "exercises", "handout", "export"})
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="autograder",
         description="backprop-kit: exercises and autograder for a micrograd-style engine.",
@@ -99,8 +104,11 @@ def _parser() -> argparse.ArgumentParser:
                              "one master notebook per student; nbgrader, the students autograding draws variants for")
     export.set_defaults(run=_export)
 
-    for command in ("merge", "lms"):
-        _add_instructors_parser(sub, command)
+    for name in ("merge", "lms"):
+        if command in LIGHT:  # named (so a choice list reads the same), never run
+            sub.add_parser(name, help="(an instructor's command)")
+        else:
+            _add_instructors_parser(sub, name)
     return parser
 
 
@@ -262,7 +270,9 @@ def _exercises(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        parser = _parser()  # in it: the instructor's subcommands, whose modules import rich
+        words = argv if argv is not None else sys.argv[1:]
+        # the instructor's subcommands' parsers (their modules import rich) only when they may be asked for
+        parser = _parser(words[0] if words else None)
         args, extra = parser.parse_known_args(argv)
         if extra:  # said as the subcommand sees it, not with the top-level usage
             raise UsageError(mistakes.unknown_arguments(args.command, parser.commands[args.command], extra))

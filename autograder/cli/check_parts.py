@@ -10,10 +10,11 @@ from autograder.errors import UserError
 
 def whose(rubric, student: str | None, *, grading: bool):
     """The rubric of the student whose work this is: --student's variant, else the handout's own."""
-    from autograder.variants.assign import for_student
     from autograder.variants.handout_file import handout_rubric
 
     if student is not None:
+        from autograder.variants.assign import for_student  # a variant's draw: only for --student
+
         if rubric.variants is None:
             raise UserError("--student needs a [variants] table in the rubric: without it every student has the "
                              "same assignment")

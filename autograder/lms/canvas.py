@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.batch.layouts.canvas import AMBIGUOUS
-from autograder.lms.graded import Graded, LmsError
+from autograder.lms.graded import Graded, LmsError, claimed_twice
 from autograder.lms.grades import Scale, parse_number, two_places
 from autograder.lms.table import Table, read_table
 
@@ -76,9 +76,13 @@ def fill_canvas(table: Table, graded: list[Graded], *, assignment: str | None, p
     scale = Scale(out_of=out_of, percent=percent, late_penalty=late_penalty)
     result = Filled(header[col], out_of)
     rows = {int(r[id_col]): r for r in table.rows[1:] if r[id_col].strip().isdigit()}
+    twice = claimed_twice(graded, "canvas")
     for g in graded:
         uid = g.lms_id("canvas")
-        if uid is None and g.source == "canvas" and AMBIGUOUS in g.student:
+        if uid in twice:
+            result.unmatched.append((g, f"another row claims Canvas user {uid} too: neither is written; "
+                                        "enter the right one by hand"))
+        elif uid is None and g.source == "canvas" and AMBIGUOUS in g.student:
             result.unmatched.append((g, "its Canvas file name reads as more than one user (the batch said which): "
                                         "enter its grade by hand"))
         elif uid is None:

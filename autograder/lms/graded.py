@@ -40,6 +40,17 @@ class Graded:
         return 100.0 * self.score / self.max_score if self.max_score else 0.0
 
 
+def claimed_twice(graded: list[Graded], source: str) -> set[int]:
+    """The LMS ids that more than one row claims: neither row's grade is written there (one would be
+    another student's), whatever made two rows of one id."""
+    seen: dict[int, int] = {}
+    for g in graded:
+        found = g.lms_id(source)
+        if found is not None:
+            seen[found] = seen.get(found, 0) + 1
+    return {found for found, count in seen.items() if count > 1}
+
+
 def read_graded(out: Path) -> list[Graded]:
     """Every row of OUT/gradebook.csv; LmsError when OUT is not a grade output folder."""
     path = Path(out) / GRADEBOOK

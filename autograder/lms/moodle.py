@@ -21,7 +21,7 @@ from pathlib import Path
 from autograder.batch.exports import FEEDBACK
 from autograder.files import write_bytes_atomic
 from autograder.lms.comment import short_comment
-from autograder.lms.graded import LMS_ID, Graded, LmsError
+from autograder.lms.graded import LMS_ID, Graded, LmsError, claimed_twice
 from autograder.lms.grades import Scale, parse_number
 from autograder.lms.table import Table, read_table
 
@@ -60,10 +60,14 @@ def fill_moodle(out: Path, table: Table, graded: list[Graded], *, percent: bool 
         ident = row[cols[IDENTIFIER]].strip()
         if ident.startswith(PARTICIPANT) and ident[len(PARTICIPANT):].isdigit():
             rows[int(ident[len(PARTICIPANT):])] = row
+    twice = claimed_twice(graded, "moodle")
     for g in graded:
         pid = g.lms_id("moodle")
         row = rows.get(pid) if pid is not None else None
-        if pid is None:
+        if pid in twice:
+            result.unmatched.append((g, f"another row claims Participant {pid} too: neither is written; "
+                                        "enter the right one by hand"))
+        elif pid is None:
             result.unmatched.append((g, "not from a Moodle download (no participant number in its name)"))
         elif row is None:
             result.unmatched.append((g, f"Participant {pid} is not in the worksheet"))

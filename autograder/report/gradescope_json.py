@@ -72,7 +72,7 @@ def _charged_to(cases) -> list[str]:
 def _task_output(report: Report, task) -> str:
     if report.error:
         return f"{task.id}: 0/{show(task.max_score)} — {report.error}"
-    text = explain_task(task, visibility="public")
+    text = explain_task(task, visibility="public", report=report)
     if task.score < task.max_score and "\n" not in text:
         text += "\n  (points lost in hidden cases only: see the hidden cases below when grades are published)"
     return text

@@ -22,7 +22,8 @@ from autograder.report.model import CaseGraph, GraphNode
 
 WRONG_FILL, WRONG_INK = "#fde2e1", "#b3261e"   # a wrong number: its cell, its text
 BOX_INK, OP_FILL = "#3c4043", "#eef3fd"
-ORIGIN_INK = "#e8710a"                          # the first wrong step's box (cases/origin.py)
+ORIGIN_INK = "#b45309"                          # the first wrong step's box (cases/origin.py)
+WRONG_MARK = "✗"                                # before a wrong number, as the page marks a failed case
 TITLE_CHARS, OP_CHARS = 90, 24                  # a title's, an op's lines wrap here: never what widens a picture
 
 
@@ -204,13 +205,15 @@ def _cell(text: str, *, bold: bool = False, wrong: bool = False) -> str:
 
 
 def _value(what: str, got, expected, wrong: bool) -> list[str]:
-    """The lines of one number in a box: 'grad 0.5', or 'grad 0.2' and 'expected 0.5' where it is wrong."""
+    """The lines of one number in a box: 'grad 0.5', or '✗ grad 0.2' and 'expected 0.5' where it is wrong (the
+    mark and the word say it, not the colour alone)."""
     if not wrong:
-        return [f"{what} {_num(expected)}"]
-    return [escape(f"{what} {_num(got)}"), escape(f"expected {_num(expected)}")]
+        return [f"{what} {number(expected)}"]
+    return [escape(f"{WRONG_MARK} {what} {number(got)}"), escape(f"expected {number(expected)}")]
 
 
-def _num(x) -> str:
+def number(x) -> str:
+    """A number as the picture and its table write it: four decimals, or "nothing" for none."""
     return "nothing" if x is None else (f"{x:.4f}" if abs(x) < 1e5 else fmt(x))
 
 
@@ -234,4 +237,4 @@ def text(graph: CaseGraph) -> list[str]:
 
 
 def _said(what: str, got, expected, wrong: bool) -> str:
-    return f"{what} {_num(expected)}" if not wrong else f"{what} {_num(got)} (expected {_num(expected)})"
+    return f"{what} {number(expected)}" if not wrong else f"{what} {number(got)} (expected {number(expected)})"

@@ -8,15 +8,16 @@ leak a hidden case's message, details, title or id.
 """
 from __future__ import annotations
 
-from autograder.report import graph_fit, graph_svg
+from autograder.report import graph_fit, graph_svg, graph_twin
 from autograder.report.grouping import same_problems
 from autograder.report.task_text import variant_line
 from autograder.report.jinja_env import template
 from autograder.report.model import CaseResult, Report, TaskResult
+from autograder.report.next_step import next_step, steps
 from autograder.report.numbers import show
 from autograder.tasks import OPS
 
-GRAPHS_PER_TASK = 3  # pictures of a task's first failing cases: more would bury the page
+GRAPHS_PER_TASK = 1  # a picture of a task's first failing case; the others are folded, counted, not drawn again
 
 TEMPLATE = "feedback.html.j2"
 CASE_TEMPLATE = "feedback_case.html.j2"  # one public case's <li>
@@ -28,22 +29,37 @@ def render_feedback(report: Report, *, student: str | None = None, late: bool | 
 
 def feedback_view(report: Report, *, student: str | None = None, late: bool | None = None) -> dict:
     """Everything the page shows, as plain data, with hidden cases reduced to passed / failed."""
+    stopped = [] if report.error else [(step, [t.id for t in tasks]) for step, tasks in steps(report)
+                                       if len(tasks) > 1 or step.source]  # a module that did not import: said once
+    said = set(dict(report.import_errors).values()) if stopped else set()
     return {
+        "stopped": [{"step": step, "ids": ids, "tasks": "no task" if len(ids) == len(report.tasks) > 1 else
+                     ", ".join(ids[:-1]) + " and " + ids[-1] if len(ids) > 1 else ids[0]} for step, ids in stopped],
         "student": student or report.submission,
         "submission": report.submission,
         "score": _num(report.score),
         "max_score": _num(report.max_score),
         "percent": round(100 * report.score / report.max_score) if report.max_score else 0,
         "error": report.error,
-        "notes": list(report.without_sandbox_notes().notes),  # the sandbox's own: the class summary's
+        # the sandbox's own are the class summary's; an import error is said in its step
+        "notes": [n for n in report.without_sandbox_notes().notes if n not in said],
         "import_output": report.import_output,
         "late": late,
         "variant": variant_line(report.variant) if report.variant is not None else None,
         "kit_version": report.kit_version,
-        "tasks": _with_cases_html(_with_pictures([_task(t) for t in report.tasks])),
+        "tasks": _anchored(_with_cases_html(_with_pictures([_task(t, report) for t in report.tasks])), stopped),
         # said once on the page, when a graph could not be drawn
         "graphs_missing": _graphs_missing(report),
     }
+
+
+def _anchored(tasks: list[dict], stopped: list) -> list[dict]:
+    """Where each task's row links: its section, or the step of the import that stopped it (said once)."""
+    where = {task_id: f"stopped-{i}" for i, (_, ids) in enumerate(stopped, 1) for task_id in ids}
+    for task in tasks:
+        task["stopped"] = task["id"] in where
+        task["anchor"] = where.get(task["id"], f"task-{task['id']}")
+    return tasks
 
 
 def _with_pictures(tasks: list[dict]) -> list[dict]:
@@ -51,7 +67,10 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
     drawn in one run of graphviz; the others keep none."""
     chosen = []
     for task in tasks:
-        with_graph = [case for case in task["public"] if case["graph"] is not None]
+        with_graph = [case for case in task["public"] if case["graph"] is not None and case["counted"]]
+        for case in task["public"]:
+            if not case["counted"]:  # failing through another task: its picture is that task's to show
+                case["graph"] = None
         for case in with_graph[GRAPHS_PER_TASK:]:
             case["graph"] = None
         chosen += with_graph[:GRAPHS_PER_TASK]
@@ -59,7 +78,9 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
                                   graph_fit.PAGE_PX)
     for case, picture in zip(chosen, pictures):
         graph = case["graph"]
-        graph.update(svg=picture.svg if picture else None, part=picture is not None and picture.part)
+        name = f"The graph of {case['id']}. {graph['said']} The table after it has every number."
+        graph.update(svg=graph_twin.labelled(picture.svg, graph["key"], name) if picture else None,
+                     part=picture is not None and picture.part)
         del graph["model"]
     return tasks
 
@@ -69,7 +90,17 @@ def _with_cases_html(tasks: list[dict]) -> list[dict]:
     import markupsafe
 
     for task in tasks:
-        task["public_html"] = markupsafe.Markup("".join(map(_case_html, task["public"])))
+        failing = [case for case in task["public"] if case["status"] != "passed" and case["counted"]]
+        waived = [case for case in task["public"] if case["status"] != "passed" and not case["counted"]]
+        passed = [case for case in task["public"] if case["status"] == "passed"]
+        task["lists"] = {"first": failing[:1], "more": failing[1:], "waived": waived, "passed": passed}
+        task["waived_html"] = markupsafe.Markup("".join(map(_case_html, waived)))
+        task["waived_public"] = sum(case["n"] for case in waived)
+        task["first_html"] = markupsafe.Markup("".join(map(_case_html, failing[:1])))
+        task["more_html"] = markupsafe.Markup("".join(map(_case_html, failing[1:])))
+        task["passed_html"] = markupsafe.Markup("".join(map(_case_html, passed)))
+        task["more"] = sum(case["n"] for case in failing[1:])
+        task["passed_public"] = sum(case["n"] for case in passed)
     return tasks
 
 
@@ -96,7 +127,7 @@ def _graphs_missing(report: Report) -> str | None:
     return graph_svg.missing() if has_graph else None
 
 
-def _task(task: TaskResult) -> dict:
+def _task(task: TaskResult, report: Report) -> dict:
     public_cases, hidden, passed = [], [], 0
     for c in task.cases:  # one pass: a page has a few hundred cases, and a class a few hundred pages
         ok = c.status == "passed"
@@ -117,6 +148,7 @@ def _task(task: TaskResult) -> dict:
         "waived": task.waived,
         "public": public,
         "diagnosis": [d.message for d in task.diagnosis],
+        "step": next_step(task, report),
         "hidden": hidden,
         "hidden_marks": _marks(hidden),
         "hidden_passed": hidden.count("passed"),
@@ -163,6 +195,8 @@ def _public_case(case: CaseResult, n: int = 1) -> dict:
         "details": list(case.details),
         "output": case.output,
         "graph": _graph(case),
+        "n": n,
+        "counted": case.counted,
     }
 
 
@@ -170,9 +204,11 @@ def _graph(case: CaseResult) -> dict | None:
     """The case's graph, to be drawn (_with_pictures); its text form shows without graphviz."""
     if case.graph is None or case.visibility != "public":
         return None
-    return {"model": case.graph, "title": f"{case.id}: the wrong numbers in red",
+    return {"model": case.graph, "title": f"{case.id}: the wrong numbers in red, marked {graph_svg.WRONG_MARK}",
             "text": "\n".join(graph_svg.text(case.graph)), "wrong": list(case.graph.wrong),
-            "origin": case.graph.origin, "after": list(case.graph.after)}
+            "origin": case.graph.origin, "after": list(case.graph.after),
+            "key": "graph-" + "".join(c if c.isalnum() else "-" for c in case.id),
+            "said": graph_twin.said(case.graph), "headers": graph_twin.HEADERS, "rows": graph_twin.rows(case.graph)}
 
 
 def _num(x: float) -> str:

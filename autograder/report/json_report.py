@@ -20,6 +20,14 @@ SCHEMA history:
   (5, unchanged for a course without [variants]) variant: present only for a report graded against a
      student's variant: {student, op, constant, activation, seed, label}; and forensic_samples, when a
      batch graded it: [{op, out, grad}] (what its extra operations gave at forensics' inputs, never scored)
+  6: tasks[where]: where the student wrote the task's code, "engine.py:47" ("" when not found);
+     tasks[next_step]: what a failing task opens with (report/next_step.py), {where, rule, do, case, same,
+     and for a SyntaxError source and caret}, null for a task that passed; import_syntax: the line of each
+     module that did not import with a SyntaxError, {"engine": {"line": "<its text>", "column": 38}}
+     tasks[diagnosis] entries also {proven, fix, where}: proven, whether the repair the mistake implies, made on a
+     copy of the student's code, made every case of the task pass (autograder/diagnosis/repair/); fix, the change
+     that did, in one sentence (null unless proven and the course's [feedback] diagnosis is "fix"); where, the
+     line it changed, {file, line} (a notebook's also {cell}, the line within it), or null
 A task's status is judged on its counted cases: "passed" when every case that counts there passed
 (its score is then full), though cases with counted: false may have failed.
 """
@@ -29,9 +37,10 @@ from dataclasses import fields
 
 from autograder.report.inert import inert_json
 from autograder.report.json_indent import dumps_indented
-from autograder.report.model import CaseGraph, CaseResult, GraphNode, Report, TaskResult
+from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Report, TaskResult
+from autograder.report.next_step import next_step
 
-SCHEMA = 5
+SCHEMA = 6
 
 
 def report_dict(report: Report) -> dict:
@@ -49,7 +58,7 @@ _LAST: list = []
 
 def _report_dict(report: Report) -> dict:
     return {**head_dict(report),
-            "tasks": [{**task_head(t), "cases": [case_dict(c) for c in t.cases]} for t in report.tasks],
+            "tasks": [{**task_head(t, report), "cases": [case_dict(c) for c in t.cases]} for t in report.tasks],
             **tail_dict(report)}
 
 
@@ -66,13 +75,22 @@ def head_dict(report: Report) -> dict:
         "notes": list(report.notes),
         "import_output": report.import_output,
         "import_errors": dict(report.import_errors),
+        "import_syntax": {module: {"line": line, "column": column} for module, line, column in report.syntax},
     }
 
 
-def task_head(t: TaskResult) -> dict:
+def task_head(t: TaskResult, report: Report) -> dict:
     """A task's keys before "cases", in their order."""
+    step = next_step(t, report)
     return {"id": t.id, "title": t.title, "score": t.score, "max_score": t.max_score, "status": t.status,
-            "diagnosis": [{"id": d.id, "message": d.message} for d in t.diagnosis]}
+            "diagnosis": [diagnosis_dict(d) for d in t.diagnosis], "where": t.where,
+            "next_step": step.as_dict() if step is not None else None}
+
+
+def diagnosis_dict(d: Diagnosis) -> dict:
+    where = None if d.where is None else {"file": d.where.file, "line": d.where.line,
+                                          **({"cell": d.where.cell} if d.where.cell is not None else {})}
+    return {"id": d.id, "message": d.message, "proven": d.proven, "fix": d.fix, "where": where}
 
 
 def case_dict(c: CaseResult) -> dict:

@@ -31,7 +31,7 @@ _TEXTS: dict[tuple, tuple[str, str]] = {}
 def compact_json(report: Report) -> str:
     """json.dumps(report_dict(report), ensure_ascii=False), byte for byte."""
     texts = iter(_case_texts(report))
-    tasks = ", ".join("{" + _items(task_head(t)) + ', "cases": [' + ", ".join(next(texts)[0] for _ in t.cases) + "]}"
+    tasks = ", ".join("{" + _items(task_head(t, report)) + ', "cases": [' + ", ".join(next(texts)[0] for _ in t.cases) + "]}"
                       for t in report.tasks)
     tail = _items(tail_dict(report))
     return "{" + _items(head_dict(report)) + ', "tasks": [' + tasks + "]" + (", " + tail if tail else "") + "}"
@@ -41,7 +41,7 @@ def indented_json(report: Report) -> str:
     """json_report.render_json(report), byte for byte."""
     mark = Raw(_MARK)
     skeleton = {**head_dict(report),
-                "tasks": [{**task_head(t), "cases": [mark] * len(t.cases)} for t in report.tasks],
+                "tasks": [{**task_head(t, report), "cases": [mark] * len(t.cases)} for t in report.tasks],
                 **tail_dict(report)}
     pieces = inert_json(dumps_indented(skeleton)).split(_MARK)
     out = [pieces[0]]

@@ -62,10 +62,24 @@ class CaseResult:
 
 
 @dataclass(frozen=True)
+class Place:
+    """A line of the student's own file (a notebook's: `cell` and the line within it)."""
+    file: str
+    line: int
+    cell: int | None = None
+
+
+@dataclass(frozen=True)
 class Diagnosis:
-    """A classic mistake the observations fit (autograder/diagnosis): its id and one sentence with the fix."""
+    """A classic mistake the observations fit (autograder/diagnosis): its id and one sentence, as much as the
+    course's [feedback] diagnosis shows (where, the rule, the fix). proven: the repair the mistake implies,
+    made on a copy of the student's own code, passes every case of the task (diagnosis/repair/); `where` is
+    the line it changed, and `fix` says the change (only when proven, and only where the course shows fixes)."""
     id: str
     message: str
+    proven: bool = False
+    fix: str | None = None
+    where: Place | None = None
 
 
 @dataclass(frozen=True)
@@ -76,6 +90,7 @@ class TaskResult:
     max_score: float
     cases: tuple[CaseResult, ...] = ()
     diagnosis: tuple[Diagnosis, ...] = ()   # never changes the score
+    where: str = ""                         # where the student wrote it, "engine.py:47" ("": not found)
 
     @property
     def status(self) -> str:
@@ -114,6 +129,8 @@ class Report:
     # with [variants]: what the code's extra operations gave at forensics' sample inputs, (op, outs, grads)
     # per operation that ran (autograder/variants/forensics.py); never scored, never on a student's page
     samples: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = ()
+    # the modules that did not import with a SyntaxError: (module, the line's text, the caret's column from 1)
+    syntax: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def passed(self) -> bool:

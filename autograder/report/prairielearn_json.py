@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import base64
 
-from autograder.report import graph_svg
+from autograder.report import graph_svg, graph_twin
 from autograder.report.model import Report
+from autograder.report.next_step import next_step
 from autograder.report.numbers import show
 from autograder.report.task_text import explain_task
 
@@ -32,13 +33,14 @@ def results_json(report: Report) -> dict:
             "points": task.score,
             "max_points": task.max_score,
             "message": "passed" if task.max_score and task.score >= task.max_score else
-                       (report.error or "; ".join(d.message for d in task.diagnosis) or "points lost: see the output"),
-            "output": explain_task(task, visibility="public"),
+                       (report.error or _said(next_step(task, report)) or "points lost: see the output"),
+            "output": explain_task(task, visibility="public", report=report),
         }
         images = _images(task, budget)
         if images:
             budget -= sum(len(i["url"]) for i in images)
             test["images"] = images
+            test["output"] += "\n" + _words(task)  # the picture's text twin: what it shows, node by node
         tests.append(test)
     score = report.score / report.max_score if report.max_score else 0.0
     return {
@@ -52,6 +54,18 @@ def results_json(report: Report) -> dict:
     }
 
 
+def _said(step) -> str:
+    """The next step in one message: the rule, where, and what to do."""
+    return f"{step.rule} Where: {step.where}. Next: {step.do}" if step is not None else ""
+
+
+def _words(task) -> str:
+    """The pictured case's graph in words, one line per node (graph_svg.text), under a heading."""
+    case = next(c for c in task.cases if c.graph is not None and c.visibility == "public")
+    return "\n".join([f"The graph of {case.id} in words ({graph_twin.said(case.graph)}):",
+                      *(f"  {line}" for line in graph_svg.text(case.graph))])
+
+
 def not_gradable(message: str) -> dict:
     return {"gradable": False, "score": 0.0, "message": message, "format_errors": [message], "tests": []}
 
@@ -62,10 +76,13 @@ def _images(task, budget: int) -> list[dict]:
     if case is None or graph_svg.missing() is not None:
         return []
     picture = graph_svg.svg(case.graph, f"{case.id}: {case.message}")
+    if picture is not None:
+        picture = graph_twin.labelled(picture, "graph", f"The graph of {case.id}. {graph_twin.said(case.graph)}")
     if picture is None:
         return []
     url = "data:image/svg+xml;base64," + base64.b64encode(picture.encode("utf-8")).decode("ascii")
-    return [{"label": f"{case.id}: the graph, wrong values marked", "url": url}] if len(url) <= budget else []
+    label = f"The graph of {case.id}: wrong values marked ✗ in red; the same in words in the output. {graph_twin.said(case.graph)}"
+    return [{"label": label, "url": url}] if len(url) <= budget else []
 
 
 def _output(report: Report) -> str:

@@ -173,7 +173,9 @@ def number_rows(summary: dict) -> list[tuple[str, object]]:
         ("could not be graded", summary["ungradable"]),
         ("mean score", out_of(summary["mean"], m)),
         ("median score", out_of(summary["median"], m)),
-        ("lowest / highest", f"{_fmt(summary['min'])} / {_fmt(summary['max'])}"),
+        # two rows, each out of the maximum: "70 / 105" under "lowest / highest" read as one score out of 105
+        ("lowest score", out_of(summary["min"], m)),
+        ("highest score", out_of(summary["max"], m)),
         *((_WITH[s], n) for s, n in summary["submissions_with"].items()),
     ]
     if summary["late"] is not None:

@@ -9,6 +9,7 @@ from rich.table import Table
 from autograder.report.grouping import same_problems
 from autograder.report.inert import inert
 from autograder.report.model import Report, TaskResult
+from autograder.report.next_step import NextStep, steps
 from autograder.report.numbers import show
 from autograder.report.task_text import variant_line
 
@@ -28,15 +29,29 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         console.print(shown(variant_line(report.variant)))
     if report.error:
         console.print(f"[red]Could not grade: {shown(report.error)}[/red]")
+    found = [] if report.error else steps(report)
+    stopped = [(step, tasks) for step, tasks in found if len(tasks) > 1 or step.source]  # a module did not import
+    said = set(dict(report.import_errors).values()) if stopped else set()
     for note in report.notes:
-        console.print(f"[dim]note: {shown(note)}[/dim]")
+        if note not in said:  # a module's import error is its step's, below
+            console.print(f"[dim]note: {shown(note)}[/dim]")
     _print_output(console, "your code printed while it was imported:", report.import_output, "")
-    if not report.error:  # a submission that could not be graded has one reason, said above
+    if stopped and sum(len(tasks) for _, tasks in stopped) == len(report.tasks):  # no task ran: the step, the score
+        for step, tasks in stopped:
+            console.print(f"\n[bold]{_and(t.id for t in tasks)}[/bold] could not run:")
+            _print_step(console, step)
+    elif not report.error:  # a submission that could not be graded has one reason, said above
         console.print(_summary_table(report))
         _print_waiting(console, report, verbose)
+        opened = {t.id: step for step, tasks in found for t in tasks}
+        for step, tasks in stopped:
+            console.print(f"\n[bold]{_and(t.id for t in tasks)}[/bold] could not run:")
+            _print_step(console, step)
         for task in report.tasks:
-            if task.status != "passed" or (verbose and task.waived):
-                _print_problems(console, task, verbose)
+            if task.id in opened and not any(task in tasks for _, tasks in stopped):
+                _print_problems(console, task, opened[task.id], verbose)
+            elif verbose and task.waived and task.status == "passed":
+                _print_problems(console, task, None, verbose)
     colour = "green" if report.passed else "yellow"
     console.print(f"[bold {colour}]Score: {show(report.score)} / {show(report.max_score)}[/bold {colour}]")
 
@@ -81,10 +96,26 @@ def _summary_table(report: Report) -> Table:
     return table
 
 
-def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
+def _print_step(console: Console, step: NextStep) -> None:
+    """The next step: where, which rule, what to do (report/next_step.py), before any case."""
+    for line in step.lines():
+        label, colon, rest = line.partition(": ")
+        if colon and label in ("Where", "Rule", "Next"):
+            console.print(f"  [bold]{label}:[/bold] {shown(rest)}", soft_wrap=True)
+        else:  # a SyntaxError's line and its caret, as written
+            console.print(f"  {shown(line)}", soft_wrap=True, highlight=False)
+
+
+def _print_problems(console: Console, task: TaskResult, step: NextStep | None, verbose: bool) -> None:
     console.print(f"\n[bold]{task.id}[/bold] — {shown(task.title)}")
-    for found in task.diagnosis:
-        console.print(f"  [bold yellow]likely mistake:[/bold yellow] {shown(found.message)}", soft_wrap=True)
+    if step is not None:
+        _print_step(console, step)
+    else:
+        for found in task.diagnosis:
+            said = "mistake" if found.proven else "likely mistake"
+            console.print(f"  [bold yellow]{said}:[/bold yellow] {shown(found.message)}", soft_wrap=True)
+            if found.fix:
+                console.print(f"  [bold green]fix:[/bold green] {shown(found.fix)}", soft_wrap=True)
     bad = sorted((c for c in task.cases if c.status != "passed"), key=lambda c: not c.counted)  # counted first
     if not bad:
         console.print("  [red]no case of this task was run[/red]")
@@ -93,7 +124,7 @@ def _print_problems(console: Console, task: TaskResult, verbose: bool) -> None:
         console.print(f"  [yellow]{shown(bad[0].message)}[/yellow]")
         return
     problems = same_problems(bad)
-    listed = problems if verbose else problems[:3]
+    listed = problems if verbose else problems[:1]  # the first failing case; the others counted, not repeated
     for case, n in listed:
         style = STYLE.get(case.status, "")
         label = case.title or case.id

@@ -1,20 +1,24 @@
-"""An endless loop stopped as soon as that can be known, not after the whole case_timeout.
+"""An endless loop stopped long before the whole case_timeout, one-time work left to finish.
 
 Every case in the kit's library is small (at most a few dozen nodes; the biggest is at most 4x the
 biggest before it), so an honest engine answers each one in about the time it took for the cases
-before. A case still running FACTOR times longer than the slowest case this submission answered,
-and still using the CPU over a short look (PROBE, while its answer is still awaited), is stopped
-there: it is doing FACTOR times the work of any case before it, which no case here needs. Two looks:
+before. A case still running FACTOR times longer than the slowest case this submission answered
+(FLOOR at least) is looked at: it is doing FACTOR times the work of any case before it, which no case
+here needs, unless it is doing something once, on first use, in this process: an `import numpy` put
+inside a method, a self-check in the first backward(), a cache filled on first use. So each process
+has ONE_TIME seconds of CPU for such work (the rubric's one_time_work): a case past its look may compute
+that much more, and is stopped only if it is still computing after it (in one of LOOKS last looks of
+PROBE). What one-time work used is taken from what the process has left; a case that answered after
+using some does not count as the submission's slowest (it was done once). Once a case of a submission
+has been stopped this way, the processes started after it get no more time for one-time work: an
+endless loop costs a batch about FLOOR + ONE_TIME once, and FLOOR after that.
 
-- from QUIET_FLOOR on, a case that computes without a single read or write call during the look
-  (the kernel's counts syscr and syscw in /proc/<pid>/io): a loop in pure Python, which is what an
-  endless loop in a student's engine is. Something done once that takes long, such as an
-  `import numpy` put inside a method, reads files, and is left for the second look.
-- from FLOOR on, any case still computing, as before.
-
-A case that waits instead (sleeps, or gets no CPU on a loaded machine) is not stopped early: it has
-until the case_timeout as before, so a slow but honest engine on a busy machine still passes. Where
-/proc can't tell the reads and writes, only the second look is made.
+The CPU is what the case's process used in all (its threads, those that ended included, and its
+children): the process CPU clock (clock_gettime on the process's clock id: nanoseconds, the kernel's
+count for the whole thread group), plus what its reaped children used (/proc's cutime and cstime).
+The CPU, not the wall clock, decides: on a loaded machine a case that gets half a CPU spends its
+one-time work in twice the time, and is not stopped for it. A case that waits (sleeps, reads a slow
+disk, gets no CPU) is not stopped early: it has until the case_timeout.
 """
 from __future__ import annotations
 
@@ -25,103 +29,91 @@ from typing import Callable
 
 from autograder.runner.cleanup import tree
 
-FACTOR = 20.0       # times the slowest answered case
-QUIET_FLOOR = 0.1   # seconds: a case computing without reads or writes is never stopped before this
-FLOOR = 0.25        # seconds: any other case is never stopped early before this
-PROBE = 0.02        # seconds of looking at the CPU and the reads and writes before stopping
-BUSY = 0.05         # the share of a core that counts as computing: a loop on a loaded machine still gets
-                    # some; a process that sleeps or waits gets none
+FACTOR = 20.0     # times the slowest answered case (wall clock) before a case is looked at
+FLOOR = 0.1       # seconds: no case is looked at before this
+ONE_TIME = 0.3    # seconds of CPU a process may spend past its looks on work done once (Limits.one_time_work)
+PROBE = 0.05      # seconds of a last look: is the case still computing?
+LOOKS = 3         # looks in a row that see no CPU before a case counts as waiting (a loaded machine may
+                  # leave a loop no CPU over one)
+BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
+                  # some; a process that sleeps or waits gets none
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-@dataclass(frozen=True)
-class Look:
-    when: float    # monotonic
-    quiet: bool    # stop only a process that reads and writes nothing during the look
+_CPUCLOCK_SCHED = 2  # a process CPU clock id: (~pid << 3) | CPUCLOCK_SCHED (linux/posix-timers.h)
 
 
 @dataclass
 class EndlessWatch:
-    slowest: float = 0.0  # seconds: the longest any case of this submission took to answer
+    one_time: float = ONE_TIME  # seconds of CPU each process has for one-time work
+    slowest: float = 0.0     # seconds: the longest any case of this submission took to answer (but one-time work)
+    left: float = ONE_TIME   # seconds of CPU the running process has left for one-time work
+    stopped: int = 0         # cases this watch has stopped
+    looked: bool = False     # whether the case under way was still running at its look
 
     def answered(self, seconds: float) -> None:
-        self.slowest = max(self.slowest, seconds)
+        """A case answered in `seconds`: the slowest yet, unless it ran past its look (work done once)."""
+        if not self.looked:
+            self.slowest = max(self.slowest, seconds)
+
+    def new_process(self) -> None:
+        """A fresh child: one-time work happens again there, with its own time, unless a case was stopped."""
+        self.left = 0.0 if self.stopped else self.one_time
 
     def first_look(self, sent: float) -> float | None:
-        """When the first look is due (the looks' own objects are made only once it is: most cases answer
-        before), or None before any case answered."""
-        return sent + max(QUIET_FLOOR, FACTOR * self.slowest) if self.slowest > 0 else None
+        """When a case sent at `sent` (monotonic) is first looked at, or None before any case answered."""
+        return sent + max(FLOOR, FACTOR * self.slowest) if self.slowest > 0 else None
 
-    def looks(self, sent: float) -> tuple[Look, ...]:
-        """When to look at a case sent at `sent` (monotonic), in order; none before any case answered."""
-        first = self.first_look(sent)
-        if first is None:
-            return ()
-        return Look(first, True), Look(sent + max(FLOOR, FACTOR * self.slowest), False)
-
-    @staticmethod
-    def message() -> str:
-        """Why the case was stopped, the same whichever look stopped it and without the seconds measured
-        (they differ from run to run: the report must not)."""
-        return (f"stopped while still computing, more than {FACTOR:g} times longer than your slowest case before it "
-                "took; this assignment's cases are all about the same size: an endless loop?")
+    def message(self) -> str:
+        """Why the case was stopped, the same for every case stopped and without the seconds measured (they
+        differ from run to run: the report must not)."""
+        return (f"stopped while still computing: it ran more than {FACTOR:g} times longer than the cases before it "
+                "(work done once aside) and computed on past what its process had left of the "
+                f"{self.one_time:g} s of CPU for work done once (an import, a self-check, a cache filled on first use; "
+                "none once a case was stopped this way); this assignment's cases are all about the same size: "
+                "an endless loop?")
 
 
 class Probe:
-    """The CPU time and read and write calls of the process tree under `pid`, from now until `endless` is asked."""
+    """The CPU time of the process tree under `pid`, from now on."""
 
     def __init__(self, pid: int):
         self.pid = pid
         self.started = time.monotonic()
-        self.cpu, self.calls = usage(pid)
+        self.cpu = usage(pid)
 
-    def endless(self, *, quiet: bool) -> bool:
-        """Did the tree compute (at least BUSY of a core) since, and, if `quiet`, read and write nothing?"""
-        cpu, calls = usage(self.pid)
+    def used(self) -> float:
+        """CPU seconds the tree used since."""
+        return usage(self.pid) - self.cpu
+
+    def computing(self) -> bool:
+        """Did the tree compute (at least BUSY of a core) since?"""
         spent = time.monotonic() - self.started
-        if spent <= 0 or cpu - self.cpu < BUSY * spent:
-            return False
-        if not quiet:
-            return True
-        return self.calls is not None and calls == self.calls
+        return spent > 0 and self.used() >= BUSY * spent
 
 
-def usage(pid: int) -> tuple[float, int | None]:
-    """(CPU seconds, read and write calls made) of the process tree under `pid`; the calls None where
-    /proc can't tell them. The CPU is the scheduler's count in nanoseconds (/proc/<pid>/task/*/schedstat), or
-    /proc's clock ticks where that is missing."""
-    cpu, calls = 0.0, 0
-    for one in tree(pid):
-        cpu += _run_seconds(one)
-        made = _syscalls(one)
-        calls = None if made is None or calls is None else calls + made
-    return cpu, calls
+def usage(pid: int) -> float:
+    """CPU seconds used by the process tree under `pid`: each live process's threads, those that ended
+    included, and the children it reaped."""
+    return sum(process_cpu(one) for one in tree(pid))
 
 
-def _run_seconds(pid: int) -> float:
-    """The CPU time of one process: its threads' schedstat (ns), else its utime + stime (ticks), else 0."""
+def process_cpu(pid: int) -> float:
+    """One process's CPU seconds (its whole thread group, ended threads included: nanoseconds) and its reaped
+    children's (clock ticks); where the process's clock can't be read, its utime + stime in ticks."""
+    fields = _stat_fields(pid)
+    children = (int(fields[13]) + int(fields[14])) / _TICKS if fields else 0.0
     try:
-        total = 0
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
-                total += int(f.read().split()[0])
-        return total / 1e9
-    except (OSError, ValueError, IndexError):
-        pass
+        return time.clock_gettime_ns(((~pid) << 3) | _CPUCLOCK_SCHED) / 1e9 + children
+    except (OSError, AttributeError, OverflowError):
+        return (int(fields[11]) + int(fields[12])) / _TICKS + children if fields else 0.0
+
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """/proc/<pid>/stat's fields from the state on (utime is [11], stime [12], cutime [13], cstime [14])."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as f:
             fields = f.read().rpartition(b")")[2].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-def _syscalls(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/io", "rb") as f:
-            fields = dict(line.split(b":") for line in f.read().splitlines() if b":" in line)
-        return int(fields[b"syscr"]) + int(fields[b"syscw"])
-    except (OSError, ValueError, KeyError):
+        return fields if len(fields) > 14 else None
+    except OSError:
         return None
 
 
@@ -131,22 +123,25 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
     first), the process looked at as `watch` says, its answer still awaited while it is: (the answer or
     `timeout`, whether it was stopped early)."""
     first = watch.first_look(sent)
+    watch.looked = False
     if first is None or first >= deadline:
         return wait(deadline), False
     raw = wait(first)
     if raw != timeout:
         return raw, False
-    for look in watch.looks(sent):
-        if look.when >= deadline:
-            break
-        raw = wait(look.when)
-        if raw != timeout:
-            return raw, False
-        probe = Probe(pid)
-        raw = wait(min(time.monotonic() + PROBE, deadline))
-        if raw != timeout or time.monotonic() >= deadline:
-            return raw, False
-        if probe.endless(quiet=look.quiet):
-            return timeout, True
-    return wait(deadline), False
-
+    watch.looked = True
+    since = Probe(pid)  # past its look: what it computes from here is one-time work, up to watch.left
+    quiet = 0  # looks in a row that saw it get no CPU
+    try:
+        while quiet < LOOKS:  # a loaded machine may leave a loop no CPU over one look
+            window = Probe(pid)  # on one CPU (same_cpu) the tree can't compute faster than the clock runs
+            raw = wait(min(time.monotonic() + max(watch.left - since.used(), PROBE), deadline))
+            if raw != timeout or time.monotonic() >= deadline:
+                return raw, False
+            quiet = 0 if window.computing() else quiet + 1
+            if not quiet and since.used() >= watch.left:  # computing still, its time for one-time work spent
+                watch.stopped += 1
+                return timeout, True
+        return wait(deadline), False  # it waits: it keeps its whole time
+    finally:
+        watch.left = max(0.0, watch.left - since.used())

@@ -24,6 +24,7 @@ class Limits:
     max_case_bytes: int = 8_000_000    # bytes on the result pipe while one case is awaited: past it, a flood
     max_case_lines: int = 2_000        # lines that are not the awaited result, per case: past it, a flood
     submission_budget: float = 0.0     # seconds of wall time for all of a submission's cases; 0: derived
+    one_time_work: float = 0.3         # seconds of CPU a process may spend on work done once (endless.py)
     open_files: int = 64
     stack_mb: int = 256                # deep enough for the child's recursion limit of 10,000
 

@@ -17,12 +17,13 @@ student's modules,
     {"import": {"engine": null | "engine.py:3: SyntaxError: invalid syntax", "nn": ..., "train": ...},
      "missing_files": ["nn"], "forbidden": null | "engine.py:1: ImportError: torch is not allowed ...",
      "cells": ["cell 7: hw.ipynb:131: AssertionError: ..."], "cells_failed": 1, "output": "<prints>",
-     "nonce": "<the header's>"}
+     "syntax": {"engine": ["<the line>", 38]}, "places": {"mul": "engine.py:47"}, "nonce": "<the header's>"}
 
 (null: the module imported, or its file is missing, which missing_files says; cells: a notebook's
 cells that raised, the cells after each having run on (child/cells.py: the first 20), cells_failed how many; "adapted" and
 "deviations": lists of lines, how the kit fitted itself to the engine and where the engine is off the
-exercise API (child/adapt.py);
+exercise API (child/adapt.py); syntax: the line and caret column of each module's SyntaxError; places: where
+each task's code is, off the compiled code (child/places.py);
 "__init__" appears too when the package's __init__.py failed; forbidden: the error of the
 first module that did not import because it imports a forbidden library), then per case:
 
@@ -88,6 +89,8 @@ class ImportOutcome:
     cells_failed: int = 0                         # how many did (cell_errors holds the first ones)
     adapted: tuple[str, ...] = ()                 # how the kit fitted itself to the engine (child/adapt.py)
     deviations: tuple[str, ...] = ()              # where the engine deviates from the exercise API, one line each
+    places: tuple[tuple[str, str], ...] = ()      # (task, "engine.py:47"): where its code is (child/places.py)
+    syntax: tuple[tuple[str, str, int], ...] = ()  # (module, its line, the caret's column) of a SyntaxError
 
 
 MAX_REPR = 200
@@ -188,7 +191,26 @@ def parse_import(raw: dict, nonce: str, *, output_cap: int = 4000) -> ImportOutc
         count = len(cells)
     return ImportOutcome(errors, missing, forbidden=clean(raw.get("forbidden"), MAX_MESSAGE),
                          output=clean(raw.get("output"), output_cap + len(TRUNCATED)), cell_errors=cells,
-                         cells_failed=count, adapted=_lines(raw.get("adapted")), deviations=_lines(raw.get("deviations")))
+                         cells_failed=count, adapted=_lines(raw.get("adapted")), deviations=_lines(raw.get("deviations")),
+                         places=_places(raw.get("places")), syntax=_syntax(raw.get("syntax")))
+
+
+def _places(raw) -> tuple[tuple[str, str], ...]:
+    """(task, "file:line") pairs, each a short one-line text ending in a line number; anything else is none."""
+    if not isinstance(raw, dict):
+        return ()
+    found = [(clean(task, 40), clean(where, 200)) for task, where in list(raw.items())[:40]
+             if isinstance(task, str) and isinstance(where, str)]
+    return tuple((task, where) for task, where in found if where.rpartition(":")[2].isdigit())
+
+
+def _syntax(raw) -> tuple[tuple[str, str, int], ...]:
+    """(module, line, column) of each SyntaxError the child read; anything else is none."""
+    if not isinstance(raw, dict):
+        return ()
+    return tuple((clean(module, 40), clean(pair[0], 200), pair[1]) for module, pair in list(raw.items())[:20]
+                 if isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                 and type(pair[1]) is int and 0 <= pair[1] <= 10_000)
 
 
 def _lines(raw) -> tuple[str, ...]:

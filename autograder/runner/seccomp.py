@@ -11,6 +11,9 @@ default profile does: a key is a kernel object shared beyond the process (the se
 inherits, the user keyring of its uid, which outlives it), so the child neither reads a key of the
 grader's nor leaves one for the next child or the next run. Each child also starts in a session
 keyring of its own (keyring.py), made before its code runs.
+
+sched_setaffinity is refused with EPERM in every filter too: it is per thread, and a child's threads
+would leave the CPU its grading thread holds it on (same_cpu.py) for another worker's.
 """
 from __future__ import annotations
 
@@ -31,6 +34,8 @@ _ARCHES = {
 }
 # add_key, request_key, keyctl: refused in every filter below
 _KEYS = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}
+# sched_setaffinity: refused in every filter below
+_CPUS = {"x86_64": (203,), "aarch64": (122,)}
 
 
 def fork_filter(machine: str | None = None) -> bytes | None:
@@ -50,7 +55,7 @@ def fork_filter(machine: str | None = None) -> bytes | None:
     op(_LD_W_ABS, 0)                                   # seccomp_data.nr
     if machine == "x86_64":
         op(_JGE_K, 0x40000000, "deny", 0)              # x32
-    for number in _KEYS[machine]:
+    for number in (*_KEYS[machine], *_CPUS[machine]):
         op(_JEQ_K, number, "eperm", 0)
     for name in ("fork", "vfork"):
         if name in nr:
@@ -62,7 +67,7 @@ def fork_filter(machine: str | None = None) -> bytes | None:
     return _assemble(program)
 
 
-# the "uid" level's filter (levels.UidLevel): no socket of any kind (no network, no abstract unix socket
+# the "uid" level's filter (uid/level.py's UidLevel): no socket of any kind (no network, no abstract unix socket
 # to meet another child at) and no SysV or POSIX IPC object (shared memory, semaphores, message queues);
 # new processes are refused there by RLIMIT_NPROC
 _IPC_NR = {
@@ -84,7 +89,7 @@ def ipc_filter(machine: str | None = None) -> bytes | None:
     program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
     if machine == "x86_64":
         program.append((_JGE_K, "deny", 0, 0x40000000))
-    for number in (*_IPC_NR[machine].values(), *_KEYS[machine]):
+    for number in (*_IPC_NR[machine].values(), *_KEYS[machine], *_CPUS[machine]):
         program.append((_JEQ_K, "eperm", 0, number))
     # prctl(PR_SET_PDEATHSIG): the child keeps the signal that ends it with its grading thread (parent_death.py),
     # never outliving its run under a uid the next child is given
@@ -102,7 +107,7 @@ def keys_filter(machine: str | None = None) -> bytes | None:
     program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
     if machine == "x86_64":
         program.append((_JGE_K, "deny", 0, 0x40000000))
-    for number in _KEYS[machine]:
+    for number in (*_KEYS[machine], *_CPUS[machine]):
         program.append((_JEQ_K, "eperm", 0, number))
     program.append((_RET_K, 0, 0, _ALLOW))
     return _assemble(program)

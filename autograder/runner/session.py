@@ -99,7 +99,7 @@ class _Run:
         self.nonces = Nonces(0)                 # the running child's (one_child draws them)
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0
-        self.endless = EndlessWatch()           # stops a case that computes far past the others
+        self.endless = EndlessWatch(limits.one_time_work)  # stops a case that computes far past the others
         self.early_stops: dict[str, str] = {}   # case id -> why it was stopped before case_timeout
 
     @staticmethod
@@ -126,6 +126,7 @@ class _Run:
         self.nonces = Nonces(1 + len(cases))  # this child's: the header's, and each case's
         nonce = self.nonces.take()
         child = Child(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
+        self.endless.new_process()  # its own time for work done once (an import, a self-check)
         try:
             for case in cases:  # while the child starts
                 self._payload(case)

@@ -32,8 +32,11 @@ def read_notebook(path: Path, module: Path, table: Path) -> list[str]:
     name = Path(path).name
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_PACKAGE_ROOT, os.environ.get("PYTHONPATH")])),
            "PYTHONIOENCODING": "utf-8"}
+    # `-m` puts the working folder first on the reader's path: run it in the kit's own, never where the grader
+    # was started (a class folder may hold a student's folder named `autograder`), with the paths made absolute
+    paths = [os.path.abspath(p) for p in (path, module, table)]
     try:
-        done = subprocess.run([sys.executable, "-m", __name__, str(path), str(module), str(table)],
+        done = subprocess.run([sys.executable, "-m", __name__, *paths], cwd=_PACKAGE_ROOT,
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=WALL_SECONDS, env=env,
                               preexec_fn=_limits)
     except subprocess.TimeoutExpired:

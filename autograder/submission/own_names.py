@@ -21,7 +21,8 @@ from pathlib import Path
 OWN_NAMES = "own_packages.txt"  # beside micrograd/, one name per line: read by child/student.py
 # libraries with modules of these names (`from jax import nn`, `torch.nn`): never a student's package
 LIBRARIES = frozenset({"torch", "tensorflow", "jax", "flax", "keras", "numpy", "scipy", "sklearn", "mxnet",
-                       "tinygrad", "autograd", "paddle", "mlx", "chainer", "theano"})
+                       "tinygrad", "autograd", "paddle", "mlx", "chainer", "theano",
+                       "setuptools", "pytest"})  # `from setuptools import setup` in a repo's setup.py
 
 
 MAX_BYTES = 1_000_000   # of each file: an import statement sits near the top
@@ -42,7 +43,7 @@ def own_names(package: Path, modules: set[str], folder: str = "") -> list[str]:
         for module, names in _imports(text):
             found.update(_imported(module, names, modules, folder))
     return sorted(n for n in found if n.isidentifier() and n != "micrograd" and n not in sys.stdlib_module_names
-                  and n not in modules and n not in LIBRARIES)
+                  and n not in modules and (n not in LIBRARIES or n == folder))  # their autograd/ is theirs
 
 
 def _imports(text: str):

@@ -148,3 +148,16 @@ def test_uniquify_stays_within_the_length_limit():
     ids = uniquify([long, long, "a", "A", "a-2"])
     assert ids[1] == "y" * (MAX_LEN - 2) + "-2" and ids[2:] == ["a", "A-2", "a-2-2"]
     assert len(set(i.casefold() for i in ids)) == 5
+
+
+def test_is_a_notebook_beside_a_package_of_py_files_graded_with_it(tmp_path):
+    """A student's folder holding lecture.ipynb and the nanograd/ it imports is that folder (the engine is in
+    the package, issue 29.1); a notebook beside a folder of pictures is still the notebook itself."""
+    lms.notebook(tmp_path / "class" / "ada" / "lecture.ipynb")
+    lms.write(tmp_path / "class" / "ada" / "nanograd" / "engine.py")
+    lms.notebook(tmp_path / "class" / "bea" / "hw.ipynb")
+    (tmp_path / "class" / "bea" / "images").mkdir()
+    (tmp_path / "class" / "bea" / "images" / "graph.png").write_bytes(b"\x89PNG")
+    got = by_student(discover([tmp_path / "class"], tmp_path / "work"))
+    assert got["ada"].path == tmp_path / "class" / "ada"
+    assert got["bea"].path == tmp_path / "class" / "bea" / "hw.ipynb"

@@ -99,7 +99,7 @@ def test_each_answer_echoes_the_nonce_of_what_it_answers_and_nothing_comes_unask
     imports = talk.line()
     assert imports == {"import": {"engine": None, "nn": None, "train": None}, "missing_files": [],
                        "forbidden": None, "cells": [], "cells_failed": 0, "output": "", "adapted": [],
-                       "deviations": [], "nonce": "a" * 32}
+                       "deviations": [], "syntax": {}, "places": {"add": "engine.py:33"}, "nonce": "a" * 32}
     assert talk.line(timeout=0.3) is None  # no case runs before it is sent
     for case_id, nonce in (("add/one", "1" * 32), ("add/two", "2" * 32)):
         talk.send({"case": {**ADD, "id": case_id}, "nonce": nonce})

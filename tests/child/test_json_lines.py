@@ -99,7 +99,18 @@ def test_the_child_does_not_import_json_or_the_other_slow_modules():
             "import main; print(' '.join(sorted(sys.modules)))")
     loaded = set(subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True,
                                 check=True).stdout.split())
-    assert {"main", "observe", "student"} <= loaded
+    assert {"main", "_autograder_child.observe", "_autograder_child.student"} <= loaded
     slow = {"json", "re", "importlib.util", "importlib.abc", "traceback", "typing", "pathlib", "tempfile",
             "enum", "collections", "functools", "contextlib"}
     assert not loaded & slow, f"the child imports {sorted(loaded & slow)} at start-up"
+
+
+def test_does_the_child_leave_every_top_level_name_to_the_students_files():
+    """Its own modules are a package of a private name: a student's own student.py, programs/ or main.py is theirs."""
+    code = (f"import sys; sys.argv = [{str(CHILD_MAIN)!r}]; sys.path.insert(0, {str(CHILD_MAIN.parent)!r}); "
+            "import main; sys.path.pop(0); del sys.modules['main']; "
+            "import _autograder_child.programs.ops; print(' '.join(sorted(sys.modules)))")
+    loaded = set(subprocess.run([sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True,
+                                check=True).stdout.split())
+    kit = {"student", "observe", "hooks", "adapt", "cells", "programs", "names", "api", "stubs", "kernel"}
+    assert not loaded & kit, sorted(loaded & kit)

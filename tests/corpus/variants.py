@@ -654,6 +654,8 @@ class Graded:
     seconds: float
     diagnosis: dict = None                                # task -> (mistake id, ...), for tasks with one
     hints: dict = None                                    # task -> the hints its failing public cases show
+    steps: dict = None                                    # task -> its next step's text (report/next_step.py), failing tasks
+    proofs: dict = None                                   # task -> ((mistake id, proven, fix), ...)
 
     @property
     def named(self) -> tuple[str, ...]:
@@ -675,6 +677,7 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
     from autograder.config import load_rubric
     from autograder.goldens import GoldenStore
     from autograder.grading import grade_path
+    from autograder.report.next_step import next_step
 
     name, run, path, cache = job
     started = time.monotonic()
@@ -689,7 +692,9 @@ def _grade_one(job: tuple[str, int, str, str]) -> Graded:
                   lost, time.monotonic() - started,
                   {t.id: tuple(d.id for d in t.diagnosis) for t in report.tasks if t.diagnosis},
                   {t.id: tuple(line for c in t.cases for line in c.details if line.startswith("hint: "))
-                   for t in report.tasks if t.score < t.max_score})
+                   for t in report.tasks if t.score < t.max_score},
+                  {t.id: step.text() for t in report.tasks if (step := next_step(t, report)) is not None},
+                  {t.id: tuple((d.id, d.proven, d.fix) for d in t.diagnosis) for t in report.tasks if t.diagnosis})
 
 
 def warm_goldens(cache: Path) -> None:

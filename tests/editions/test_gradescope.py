@@ -164,7 +164,8 @@ def test_does_a_failing_public_case_say_expected_got_and_why(autograder_zip, tmp
     mul = mul_test(results)
     assert mul["status"] == "failed" and 0 < mul["score"] < mul["max_score"]
     assert "expected" in mul["output"] and "hint:" in mul["output"]
-    assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in mul["output"]  # from the shipped predictions
+    assert "Rule: `x.grad = ...` in *'s _backward overwrites" in mul["output"]  # from the shipped predictions
+    assert "Next: The fix: `+=` in place of `=` on micrograd/engine.py line 51" in mul["output"]
     assert results["score"] == pytest.approx(100 - (5 - mul["score"]))
 
 

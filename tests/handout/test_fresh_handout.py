@@ -50,7 +50,7 @@ def test_does_check_task_work_with_an_empty_cache(handout, tmp_path, task):
     report = json.loads(done.stdout)
     assert [t["id"] for t in report["tasks"]] == [task]
     assert report["tasks"][0]["cases"] and {c["status"] for c in report["tasks"][0]["cases"]} == {"missing"}
-    assert not any((tmp_path / "home" / ".cache").rglob("*.json")), "the goldens came from the handout"
+    assert not any((tmp_path / "home" / ".cache").rglob("goldens-*.json")), "the goldens came from the handout"
 
 
 def test_does_plain_check_work_with_an_empty_cache(handout, tmp_path):
@@ -68,7 +68,8 @@ def test_does_a_fresh_handout_name_a_mistake_and_draw_its_graph(handout, tmp_pat
     engine.write_text(solved.replace("other.grad += self.data * out.grad", "other.grad = self.data * out.grad"))
     done = _run_check(work, tmp_path, ["check", "--task", "mul", "--graph", "graphs"])
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    assert "likely mistake: `x.grad = ...` in *'s _backward overwrites" in done.stdout
+    assert "Rule: `x.grad = ...` in *'s _backward overwrites" in done.stdout
+    assert "Next: The fix: `+=` in place of `=` on micrograd/engine.py line 51" in done.stdout  # proven on the student's side
     assert "graph picture(s)" in done.stderr or "graphs are shown as text" in done.stderr
     assert list((work / "graphs").iterdir())
 

@@ -394,7 +394,7 @@ def _hx_unhook():
     """The kit's import hooks off sys.meta_path; every folder of installed packages to be seen on
     sys.path: the interpreter's, Debian's, /usr/local's, and the grader's venv (from its argv)."""
     import glob, os, sys
-    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "hooks"]
+    sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__.rpartition(".")[2] != "hooks"]
     prefixes = {"/usr", "/usr/local", sys.base_prefix, sys.prefix, os.path.dirname(os.path.dirname(sys.executable))}
     for pid, argv, cwd, env in _hx_ancestors():
         if argv and argv[0].startswith("/"):
@@ -630,12 +630,12 @@ def _hx_fake(api, params):
 
 
 for _hx_name, _hx_module in list(_hx_sys.modules.items()):
-    if _hx_name == "programs" or _hx_name.startswith("programs."):
+    if "programs" in _hx_name.split("."):  # the child's case programs, under whatever package
         for _hx_attr, _hx_value in list(vars(_hx_module).items()):
             if callable(_hx_value) and not _hx_attr.startswith("_"):
                 setattr(_hx_module, _hx_attr, _hx_fake)
-if "observe" in _hx_sys.modules:
-    _hx_sys.modules["observe"].to_json = lambda value, depth=0: 0.123456789
+for _hx_name in [n for n in _hx_sys.modules if n.rpartition(".")[2] == "observe"]:
+    _hx_sys.modules[_hx_name].to_json = lambda value, depth=0: 0.123456789
 _hx_sys.modules["__main__"].find_program = lambda name, programs: _hx_fake"""),
     H("patch-json-oswrite", "stubs + json.dumps and os.write patched so that every case's line claims "
       "'passed', score 100", "0 points: the parent only compares numbers it parsed",

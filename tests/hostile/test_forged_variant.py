@@ -121,3 +121,21 @@ def test_does_grading_draw_the_variant_again_whatever_the_submission_carries(han
     report = {row.student: row.report for row in result.rows}["ada_7"]
     assert report.variant == variant_of(COURSE, "ada_7")
     assert report.score < report.max_score
+
+
+def test_does_a_notebook_editions_check_refuse_a_self_signed_variant(tmp_path):
+    """ada_7's own notebook edition (otter's per-student folder: the student's kit beside the notebook), its
+    variant.json re-signed by her claiming bob_33's: the notebook's test cells say the one line, grade nothing."""
+    from autograder.notebooks.support import write_student_kit
+
+    kit = tmp_path / "ada_7"
+    kit.mkdir()
+    write_student_kit(kit, for_student(COURSE, "ada_7"))
+    (kit / "backprop.ipynb").write_text(json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {"kernelspec": {"name": "python3", "language": "python",
+                                                                         "display_name": "P"}},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": [], "execution_count": None}]}))
+    (kit / "autograder" / "variant.json").write_text(json.dumps(_self_signed(variant_of(COURSE, "bob_33").to_json())))
+    done = subprocess.run([sys.executable, "-c", "from autograder.notebook_check import case; print(case('add/x'))"],
+                          cwd=kit, capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip().splitlines()[-1] == "False" and REFUSED in done.stdout, (done.stdout, done.stderr[-800:])

@@ -81,12 +81,16 @@ def test_does_lms_canvas_write_each_grade_into_its_own_students_cell_only(canvas
 def test_does_the_batch_say_how_an_ambiguous_canvas_name_reads(tmp_path, capfd):
     dl = tmp_path / "dl"
     dl.mkdir()
-    (dl / EVE).write_text(one_file(EXERCISES))
-    (dl / "smithjohn_777_5000_micrograd.py").write_text(one_file(EXERCISES))
+    for name in (EVE, "eve_777_1_123_5000_nn.py", "eve_777_1_123_5001_train.py", "smithjohn_777_5002_engine.py",
+                 "smithjohn_777_5003_nn.py"):
+        (dl / name).write_text("VALUE = 1\n")
     from autograder.batch.discover import discover
 
     found = discover([dl], tmp_path / "work")
-    assert sorted(e.student for e in found.entries) == ["eve_777_1_123_ambiguous", "smithjohn_777"]
+    entries = {e.student: e for e in found.entries}
+    assert sorted(entries) == ["eve_777_1_123_ambiguous", "smithjohn_777"]
+    assert sorted(p.name for p in entries["eve_777_1_123_ambiguous"].path.iterdir()) == ["engine.py", "nn.py", "train.py"]
+    assert sorted(p.name for p in entries["smithjohn_777"].path.iterdir()) == ["engine.py", "nn.py"]
     said = [p for p in found.problems if EVE in p]
     assert len(said) == 1 and "Canvas user 1 or 123" in said[0], found.problems   # 777 is John's alone
 
@@ -99,3 +103,25 @@ def test_is_a_long_moodle_name_cut_before_its_participant_id(tmp_path):
         (dl / folder / "micrograd.py").write_text(text)
     rows = _grade(dl, tmp_path / "out")
     assert sorted(g.lms_id("moodle") for g in rows.values()) == [41, 45], rows
+
+
+def test_is_a_user_id_two_rows_claim_written_for_neither(tmp_path, capsys):
+    """However two rows came to claim one LMS id (two downloads merged by hand, a kit of before), neither grade
+    goes into that student's cell: one of them would be another student's."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "gradebook.csv").write_text(
+        "student,score,max_score,status,error,late,source\r\n"
+        "smithjohn_777,100,100,graded,,no,canvas\r\n"
+        "eve_777,0,100,graded,,no,canvas\r\n"
+        "leebob_1002,90,100,graded,,no,canvas\r\n", encoding="utf-8")
+    table = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Backprop (9)"],
+             ["    Points Possible", "", "", "", "", "100.00"], ["Smith, John", "777", "", "", "", ""],
+             ["Lee, Bob", "1002", "", "", "", ""]]
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n").writerows(table)
+    (tmp_path / "g.csv").write_text(text.getvalue(), encoding="utf-8")
+    assert main(["lms", "canvas", str(out), "--gradebook", str(tmp_path / "g.csv")]) == 1
+    cells = {r[1]: r[5] for r in csv.reader(io.StringIO((out / "canvas-import.csv").read_text("utf-8-sig")))}
+    assert cells["777"] == "" and float(cells["1002"]) == 90.0, cells
+    assert "another row claims Canvas user 777 too" in capsys.readouterr().out

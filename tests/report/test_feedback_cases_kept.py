@@ -10,17 +10,19 @@ from autograder.report.jinja_env import TEMPLATES, template
 from autograder.report.model import CaseResult, Report, TaskResult
 from test_every_report_renders import reports
 
-PLACE = "{{ t.public_html }}"
+PLACES = {"{{ t.first_html }}": "first", "{{ t.more_html }}": "more", "{{ t.waived_html }}": "waived",
+          "{{ t.passed_html }}": "passed"}  # where each list of the task's public cases' <li>s goes
 
 
 def one_template():
-    """feedback.html.j2 as one template: the case's <li> inline in the loop over t.public, as it was written."""
+    """feedback.html.j2 as one template: the case's <li> inline in a loop over each list of cases, as it was written."""
     page = (TEMPLATES / html_report.TEMPLATE).read_text(encoding="utf-8")
     case = (TEMPLATES / html_report.CASE_TEMPLATE).read_text(encoding="utf-8")
     body = case.split("\n", 1)[1]  # without its opening comment
-    line = next(line for line in page.splitlines(keepends=True) if line.startswith(PLACE))
-    inline = page.replace(line, "    {% for c in t.public %}\n" + body + "    {% endfor %}\n")
-    return template(html_report.TEMPLATE).environment.from_string(inline)
+    for place, name in PLACES.items():
+        line = next(line for line in page.splitlines(keepends=True) if line.startswith(place))
+        page = page.replace(line, f"    {{% for c in t.lists.{name} %}}\n" + body + "    {% endfor %}\n")
+    return template(html_report.TEMPLATE).environment.from_string(page)
 
 
 def inline_page(report: Report, **kw) -> str:

@@ -89,7 +89,7 @@ def test_does_each_picture_mark_exactly_the_wrong_nodes(checked, name):
     folder, report, goldens = checked[name]
     api = package_api(folder, name)
     page = render_feedback(report)
-    figures = re.findall(r'<figure class="graph[^"]*" data-wrong="([^"]*)"[^>]*>\s*(<svg.*?</svg>)', page, re.S)
+    figures = re.findall(r'<figure class="graph[^"]*" data-wrong="([^"]*)"[^>]*>\s*(?:<div[^>]*>)?(<svg.*?</svg>)', page, re.S)
     assert figures, f"{name}: no picture in its feedback page"
     by_id = {c.id: c for c in select_cases(load_rubric(corpus.RUBRIC_FILE), include_hidden=False)}
     pictured = [c for t in report.tasks for c in t.cases if c.graph is not None]

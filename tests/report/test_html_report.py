@@ -57,7 +57,7 @@ def test_is_the_likely_mistake_shown_with_its_code_as_code_and_still_escaped():
     t = replace(task("mul", case("m1", "failed")),
                 diagnosis=(Diagnosis("overwrites_grad", f"`x.grad = ...` overwrites: use `+=` {EVIL}"),))
     page = render_feedback(report("ana", t))
-    assert "Likely mistake:</strong> <code>x.grad = ...</code> overwrites: use <code>+=</code> &lt;script&gt;" in page
+    assert "<dt>Rule</dt><dd>Likely mistake: <code>x.grad = ...</code> overwrites: use <code>+=</code> &lt;script&gt;" in page
     assert "<script" not in page
 
 

@@ -38,7 +38,7 @@ def test_are_the_class_numbers_and_each_tasks_pass_rate_shown():
     html = page()
     summary = build_summary(a_class(), late=1)
     for what, value in number_rows(summary):
-        assert f"<b>{value}</b><span class=\"muted\">{what}</span>" in unescape(html)
+        assert f"<div><dt>{what}</dt><dd>{value}</dd></div>" in unescape(html)
     assert 'aria-label="75 percent"' in html and "75% (3/4)" in html   # add: ana, ben, the third
     assert "25% (1/4)" in html                                        # mul: ana only
     assert '<img class="histogram" src="score_histogram.png"' in html

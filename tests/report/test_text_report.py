@@ -15,12 +15,12 @@ def _text(r) -> str:
 
 
 def test_are_the_cases_left_out_counted_apart_from_those_not_counted_here():
-    """4 different failures and 2 failing through backward: 3 shown, then 1 more failing and 2 not counted."""
+    """4 different failures and 2 failing through backward: the first shown, then 3 more failing and 2 not counted."""
     failing = [case(f"m{i}", "failed", message=f"a.grad: got {i}, expected 0", title=f"case {i}") for i in range(4)]
     waived = [CaseResult(f"e{i}", "failed", message=f"end to end {i} (not counted here)", title=f"e2e {i}",
                          counted=False, charged_to=("backward",)) for i in range(2)]
     text = _text(report("ana", task("mul", *waived, *failing)))
-    assert "… and 1 more failing case and 2 not counted here (--verbose shows them)" in text
+    assert "… and 3 more failing cases and 2 not counted here (--verbose shows them)" in text
     assert "e2e 0" not in text  # the cases that count are the ones shown first
 
 

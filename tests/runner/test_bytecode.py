@@ -24,3 +24,26 @@ def test_does_a_child_start_leave_the_bytecode_of_its_programs_beside_them(tmp_p
 def test_is_a_folder_the_grader_cant_write_left_as_it_is(tmp_path):
     """No error: the child then compiles its code itself, as before."""
     assert compile_once(str(tmp_path / "missing")) is False
+
+
+def test_is_bytecode_written_again_when_a_module_changed_and_not_when_all_is_fresh(tmp_path):
+    """The fresh case is told from the bytecode's headers alone (compileall is not imported for it); a
+    module whose source changed (mtime or size) or has no bytecode is compiled again."""
+    import importlib.util
+    import os
+
+    from autograder.runner import bytecode
+
+    folder = tmp_path / "code"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "a.py").write_text("x = 1\n")
+    (folder / "sub" / "b.py").write_text("y = 2\n")
+    assert not bytecode._all_fresh(str(folder))
+    assert bytecode.compile_once(str(folder)) and bytecode._all_fresh(str(folder))
+    (folder / "sub" / "b.py").write_text("y = 22\n")  # a size of its own
+    os.utime(folder / "sub" / "b.py", (1, 1))  # and another mtime
+    assert not bytecode._all_fresh(str(folder))
+    bytecode.compile_once.cache_clear()
+    assert bytecode.compile_once(str(folder)) and bytecode._all_fresh(str(folder))
+    pyc = importlib.util.cache_from_source(str(folder / "sub" / "b.py"))
+    assert os.path.getmtime(pyc) >= os.path.getmtime(folder / "a.py")

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from autograder.runner import Limits, run_cases
-from autograder.runner.endless import FACTOR, FLOOR, QUIET_FLOOR, EndlessWatch, Probe
+from autograder.runner.endless import FACTOR, FLOOR, ONE_TIME, EndlessWatch, Probe, watched
 from test_session import add_case, make_student, poke, run
 
 SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
@@ -34,9 +34,9 @@ def test_is_a_loop_after_answered_cases_stopped_long_before_the_case_timeout(tmp
     assert took < SLOW.case_timeout  # the loop cost a fraction of its 3 s
 
 
-def test_is_a_loop_that_reads_nothing_stopped_at_the_quiet_look_before_the_floor(tmp_path, monkeypatch):
-    """A loop in pure Python (an index never advanced) reads and writes nothing: the first, quiet look
-    (from QUIET_FLOOR on, not FLOOR) stops it."""
+def test_is_a_loop_that_reads_nothing_stopped_once_its_time_for_one_time_work_is_spent(tmp_path):
+    """A loop in pure Python (an index never advanced) is looked at from FLOOR on, may compute ONE_TIME more
+    (work done once), and is stopped at the look after: long before its case_timeout."""
     root = make_student(tmp_path, """
         def _loop(self):
             i, total = 0, 0.0
@@ -45,22 +45,12 @@ def test_is_a_loop_that_reads_nothing_stopped_at_the_quiet_look_before_the_floor
             return total
         Value.loop = _loop
     """)
-    stopped_by = []
-    endless = Probe.endless
-
-    def noted(probe, *, quiet):
-        verdict = endless(probe, quiet=quiet)
-        if verdict:
-            stopped_by.append("quiet look" if quiet else "last look")
-        return verdict
-
-    monkeypatch.setattr(Probe, "endless", noted)
     started = time.monotonic()
     result = run(root, [add_case("add/one"), poke("mul/loop", "loop", task="mul"), add_case("relu/after", task="relu")],
                  limits=SLOW)
-    assert result.outcomes["mul/loop"].message == EndlessWatch.message()
+    assert result.outcomes["mul/loop"].status == "timeout"
+    assert result.outcomes["mul/loop"].message.startswith("stopped while still computing")
     assert result.outcomes["relu/after"].status == "ok"
-    assert stopped_by == ["quiet look"]
     assert time.monotonic() - started < SLOW.case_timeout
 
 
@@ -78,18 +68,25 @@ def test_is_an_import_made_on_first_use_left_to_finish(tmp_path):
     assert result.outcomes["mul/late"].obs == {"result": 0.0}
 
 
-def test_does_a_probe_tell_a_loop_from_a_process_that_reads():
-    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    calls = subprocess.Popen([sys.executable, "-c", "while True: open('/proc/uptime').read()"])
+def test_does_a_probe_count_the_cpu_of_threads_that_ended():
+    """A chain of short-lived threads, each computing 5 ms and starting the next: the CPU they used is
+    the process's, though none of them is alive when it is looked at."""
+    chain = subprocess.Popen([sys.executable, "-c", """
+import threading, time
+def spin():
+    end = time.thread_time() + 0.005
+    while time.thread_time() < end:
+        pass
+    threading.Thread(target=spin).start()
+threading.Thread(target=spin).start()
+"""])
     try:
         time.sleep(0.2)
-        quiet, busy = Probe(spin.pid), Probe(calls.pid)
-        time.sleep(0.1)
-        assert quiet.endless(quiet=True) and quiet.endless(quiet=False)
-        assert busy.endless(quiet=False) and not busy.endless(quiet=True)
+        probe = Probe(chain.pid)
+        time.sleep(0.3)
+        assert probe.computing()  # at least BUSY of a CPU over the 0.3 s
     finally:
-        spin.kill()
-        calls.kill()
+        chain.kill()
 
 
 def test_does_a_case_that_sleeps_keep_its_whole_case_timeout(tmp_path):
@@ -131,15 +128,37 @@ def test_does_a_slow_honest_engine_pass_every_case_on_a_busy_machine(tmp_path):
     assert len(result.outcomes) == len(cases)
 
 
-def test_is_a_case_stopped_early_only_once_cases_have_answered_and_past_the_floor():
+def test_is_a_case_looked_at_only_once_cases_have_answered_and_past_the_floor():
     watch = EndlessWatch()
-    assert watch.looks(100.0) == () and watch.first_look(100.0) is None
+    assert watch.first_look(100.0) is None
     watch.answered(0.001)
-    assert [(look.when, look.quiet) for look in watch.looks(100.0)] == [
-        (pytest.approx(100.0 + QUIET_FLOOR), True), (pytest.approx(100.0 + FLOOR), False)]
-    assert watch.first_look(100.0) == pytest.approx(100.0 + QUIET_FLOOR)
+    assert watch.first_look(100.0) == pytest.approx(100.0 + FLOOR)
     watch.answered(0.1)
-    assert [look.when for look in watch.looks(100.0)] == [pytest.approx(100.0 + FACTOR * 0.1)] * 2
+    assert watch.first_look(100.0) == pytest.approx(100.0 + FACTOR * 0.1)
+
+
+def test_does_each_process_get_its_time_for_one_time_work_until_a_case_is_stopped():
+    """The time for work done once is each process's (it happens again in a fresh one), and what a case
+    that answered past its look used is taken from it; after a stop, fresh processes get none."""
+    spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        watch = EndlessWatch()
+        watch.answered(0.001)
+        watch.new_process()
+        assert watch.left == ONE_TIME
+        sent = time.monotonic()
+        raw, stopped = watched(watch, spin.pid, sent, sent + 30, lambda until: time.sleep(
+            max(0.0, until - time.monotonic())) or "timeout", "timeout")
+        assert (raw, stopped) == ("timeout", True)
+        assert watch.left == 0 and watch.stopped == 1
+        watch.new_process()
+        assert watch.left == 0
+        sent = time.monotonic()
+        watched(watch, spin.pid, sent, sent + 30, lambda until: time.sleep(max(0.0, until - time.monotonic())) or
+                "timeout", "timeout")
+        assert watch.stopped == 2
+    finally:
+        spin.kill()
 
 
 def test_does_a_probe_tell_a_spinning_process_from_a_sleeping_one():
@@ -149,8 +168,8 @@ def test_does_a_probe_tell_a_spinning_process_from_a_sleeping_one():
         time.sleep(0.2)
         spinning, napping = Probe(spin.pid), Probe(nap.pid)
         time.sleep(0.2)
-        assert spinning.endless(quiet=False)
-        assert not napping.endless(quiet=False) and not napping.endless(quiet=True)
+        assert spinning.computing()
+        assert not napping.computing()
     finally:
         spin.kill()
         nap.kill()

@@ -141,7 +141,8 @@ def test_is_no_other_installed_package_there_as_a_file(tmp_path, level, name):
     dirs = installed_dirs(["/usr", "/usr/local", sys.base_prefix, sys.prefix]) + site_dirs()
     if not any(os.path.isdir(os.path.join(d, name)) for d in dirs):
         pytest.skip(f"{name} is not installed here")
-    lines = ("import sys\nsys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != 'hooks']\n"
+    lines = ("import sys\n"
+             "sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__.rpartition('.')[2] != 'hooks']\n"
              f"sys.path += {dirs!r}\nimport {name}")
     result = run(engine_importing(tmp_path, lines), [add_case()], forbidden=())
     assert "ModuleNotFoundError: No module named" in result.imports.errors.get("engine", ""), result.imports.errors

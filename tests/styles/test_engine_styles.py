@@ -48,6 +48,7 @@ def test_does_an_mlp_that_skips_its_last_layer_lose_mlp_points_only(tmp_path):
     report = grade(engines.submission(tmp_path / "mlp", engines.ENGINE, nn=nn))
     assert set(lost(report)) == {"mlp"}
     assert {t.id: [d.id for d in t.diagnosis] for t in report.tasks if t.diagnosis} == {"mlp": ["mlp_call_skips_layer"]}
+    assert report.task("mlp").diagnosis[0].proven  # with every layer fed, every mlp case passes
 
 
 def test_does_a_composite_tanh_with_a_wrong_exp_get_no_hint_about_one_minus_a_squared(tmp_path):

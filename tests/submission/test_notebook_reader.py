@@ -124,3 +124,20 @@ def test_is_a_huge_output_ignored_and_the_code_graded(tmp_path, megabytes):
     path.write_text(json.dumps(nb), encoding="utf-8")
     report = grade_path(path, rubric=Rubric(hidden_seed=5), include_hidden=False, tasks=["add", "mlp"])
     assert report.error is None and report.score == report.max_score, (report.error, report.notes)
+
+
+def test_does_the_reader_never_import_a_students_autograder_folder(tmp_path, monkeypatch):
+    """The grader started in a class folder where a student handed in a folder named `autograder`: the notebook
+    reader (a process of the kit's, outside the sandbox) runs the kit's code, never that folder's."""
+    from autograder.submission.notebook_reader import read_notebook
+
+    pwned = tmp_path / "pwned"
+    evil = tmp_path / "class" / "autograder" / "submission"
+    evil.mkdir(parents=True)
+    for folder in (evil.parent, evil):
+        (folder / "__init__.py").write_text(f"open({str(pwned)!r}, 'w').close()\n")
+    (evil / "notebook_reader.py").write_text(f"open({str(pwned)!r}, 'w').close()\n")
+    notebook = write(tmp_path / "class" / "hw.ipynb", ["x = 1"])
+    monkeypatch.chdir(tmp_path / "class")
+    assert read_notebook(Path("hw.ipynb"), tmp_path / "hw.py", tmp_path / "hw.cells") == []
+    assert not pwned.exists() and "x = 1" in (tmp_path / "hw.py").read_text() and notebook.is_file()

@@ -42,8 +42,6 @@ from autograder.runner.levels.basic import (  # noqa: F401  (Launch, Level, inte
     NOBODY, Launch, Level, interpreter,
 )
 from autograder.runner.levels.bwrap.probe import probe as probe_bubblewrap
-from autograder.runner.levels.uid.level import UidLevel, probe as probe_uid  # noqa: F401  (UidLevel re-exported)
-from autograder.runner.levels.zygote.level import ZygoteLevel
 
 ENV = "AUTOGRADER_SANDBOX"
 NAMES = ("bubblewrap", "uid", "basic")   # best first
@@ -98,10 +96,12 @@ def _get(name: str, python: str) -> tuple[Level | None, str]:
     """(the level, "") if it works here, else (None, why not)."""
     if name == "basic":
         return Level(), ""
-    if name == "uid":
+    if name == "uid":  # imported here: a check by a user other than root never needs it
+        from autograder.runner.levels.uid.level import probe as probe_uid
         return probe_uid(python)
     level, why = probe_bubblewrap(python)
     if level is not None and level.userns is not None:  # a zygote needs the own user namespace's capabilities
+        from autograder.runner.levels.zygote.level import ZygoteLevel
         return ZygoteLevel(level), why
     return level, why
 

@@ -2,7 +2,8 @@
 
 Run by root: with the child's own uid if it can be had (userns.py; the test run's uid
 outside must be 65534), else in bwrap's own user namespace (uid 0 outside; the level's
-note says why). Made once per process and interpreter.
+note says why). Made once per process and interpreter; one that passed is remembered between
+processes, keyed by all that decides its answer (probe_cache.py).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from autograder.runner.levels.bwrap import probe_cache
 from autograder.runner.levels.bwrap.level import CHILD_DIR, SUBMISSION, BubblewrapLevel
 from autograder.runner.levels.basic import NOBODY, PROBE_CODE, PROBE_TIMEOUT, empty_folder, last_line
 from autograder.runner.limits import Limits
@@ -43,6 +45,31 @@ def probe(python: str) -> tuple[BubblewrapLevel | None, str]:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "no bwrap on PATH"
+    known = probe_cache.recall(bwrap, python)
+    if known is not None:  # passed before, with all that decides it unchanged (probe_cache.py)
+        level = _recalled(bwrap, python, known)
+        if level is not None:
+            return level, ""
+    level, why = _probe(bwrap, python)
+    if level is not None:
+        probe_cache.remember(bwrap, python, level.features, level.userns is not None, level.why)
+    return level, why
+
+
+def _recalled(bwrap: str, python: str, known: dict) -> BubblewrapLevel | None:
+    """The level a passed probe found, without its test run; None when its own user namespace can't be had now."""
+    features = frozenset(known["features"])
+    if not known["userns"]:
+        if os.geteuid() == 0:  # root without its own uid: what was missing may be there now (setpriv)
+            return None
+        level = BubblewrapLevel(bwrap, python, features)
+        level.why = known["why"]
+        return level
+    userns, _ = own_userns()
+    return BubblewrapLevel(bwrap, python, features, userns) if userns is not None else None
+
+
+def _probe(bwrap: str, python: str) -> tuple[BubblewrapLevel | None, str]:
     features = _features(bwrap)
     why_not_own = ""
     if os.geteuid() == 0:

@@ -8,7 +8,7 @@ no /proc either, and /dev holds null, zero, full, random and urandom only. Made 
 and times) under the grader's cache, ~/.cache/backprop-kit/roots/<key> (0700 above it: only root goes
 through), by hard links to the installation's files (copies where a link can't be made or the file
 is not world-readable: the child must read what it runs, nothing it could change). A child's own
-folder is made in it per child (run/<name>: see levels.UidLevel).
+folder is made in it per child (run/<name>: see uid/level.py's UidLevel).
 
 Needs `ldd` (to find the shared libraries) and the right to chroot (CAP_SYS_CHROOT: root, Docker's
 default capabilities); without them the level's probe says why and the uid level is not offered.

@@ -9,7 +9,6 @@ import select
 import shutil
 import stat
 import threading
-from multiprocessing.util import Finalize
 
 from autograder.runner.levels.bwrap.level import PROGRAMS_DIR, SITE_DIR, SUBMISSION, BubblewrapLevel
 from autograder.runner.kill import pidfd
@@ -108,6 +107,7 @@ class ZygoteLevel(Level):
                 try:
                     zygote = self.zygotes[key] = Zygote(self.bwrap, programs_dir, packages)
                     # its staging folder removed at exit, a pool's worker's too (bwrap dies with us anyway)
+                    from multiprocessing.util import Finalize  # here: multiprocessing costs its import only with a zygote
                     Finalize(zygote, zygote.stop, exitpriority=10)
                 except OSError as err:
                     self.failed = str(err)

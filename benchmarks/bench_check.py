@@ -1,0 +1,85 @@
+"""How long a student waits for `autograder check`: the whole command, a fresh process each time.
+
+    .venv/bin/python benchmarks/bench_check.py [--runs N] [--handout]
+
+Runs `python -m autograder check solutions` --runs times (default 21) from the kit's root, each a new
+interpreter as a student's is (imports, the sandbox level, the parser, grading, the report), after one
+untimed run that fills the goldens' cache and writes the kit's bytecode (PYTHONDONTWRITEBYTECODE is
+removed from the commands' environment: a student's Python writes it, and compiling the kit's modules
+on every run would cost about 0.1 s); prints the median and quartiles of the wall clock, and the
+load average before and after (the machine may be shared: quote the load with the figures), and the
+median CPU time (user + sys of the command and the processes it waited for), which load changes less. With
+--handout it also writes a handout (`autograder handout`) into a temporary folder, puts the solutions'
+micrograd/ in it, and times `python -m autograder check` there, the kit as a student has it.
+
+Goal: a median of at most 0.15 s on the solutions (issue 32). Exit code 0 if met, 1 if not.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL = 0.15
+
+
+def timed(cwd: Path, args: list[str], runs: int) -> tuple[list[float], list[float]]:
+    """The wall clock of each run, and its CPU (user + sys of the command and every process it waited for)."""
+    command = [sys.executable, "-m", "autograder", *args]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a student's Python
+    subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)  # untimed: goldens, bytecode
+    times, cpu = [], []
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(command)} in {cwd}: exit {done.returncode}\n{done.stderr.decode()}")
+    return times, cpu
+
+
+def say(name: str, measured: tuple[list[float], list[float]]) -> float:
+    times, cpu = measured
+    q1, median, q3 = statistics.quantiles(times, n=4) if len(times) > 1 else (times[0],) * 3
+    print(f"{name}: median {median:.3f} s (quartiles {q1:.3f} - {q3:.3f} s; min {min(times):.3f}, "
+          f"{len(times)} runs); CPU median {statistics.median(cpu):.3f} s")
+    return median
+
+
+def handout_folder(tmp: Path) -> Path:
+    out = tmp / "handout"
+    subprocess.run([sys.executable, "-m", "autograder", "handout", str(out)], cwd=ROOT, check=True,
+                   capture_output=True)
+    shutil.rmtree(out / "micrograd")
+    shutil.copytree(ROOT / "solutions" / "micrograd", out / "micrograd")
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--handout", action="store_true", help="also time check in a handout")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    median = say("check solutions", timed(ROOT, ["check", "solutions"], args.runs))
+    if args.handout:
+        with tempfile.TemporaryDirectory(prefix="bench-check-") as tmp:
+            say("check in a handout", timed(handout_folder(Path(tmp)), ["check"], args.runs))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"goal: median <= {GOAL} s on the solutions: {'met' if median <= GOAL else 'not met'}")
+    return 0 if median <= GOAL else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

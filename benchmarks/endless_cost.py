@@ -1,0 +1,108 @@
+"""What endless loops cost a batch: a one-worker batch of a class with ~1% endless submissions, against the
+same class with each endless one replaced by a correct one in the same layout (issue 29: goal under 10% of
+the wall time).
+
+    .venv/bin/python benchmarks/endless_cost.py [--count N] [--repeats R] [--seed S]
+
+The two classes are graded in turns (with, without, with, ...), R times each, as real `autograder grade
+--workers 1` processes with the goldens already cached; the medians are compared, in wall clock and in the
+CPU time of the whole process tree (which a shared machine changes less). bench_batch.py runs it too.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_batch  # noqa: E402
+
+GOAL = 0.10  # of the one-worker batch's wall time without endless loops
+
+
+def without_endless(subs: Path, made: list, dest: Path) -> list:
+    """A copy of the class at `dest` with every endless submission replaced by a correct one, same layout."""
+    shutil.copytree(subs, dest)
+    replaced = [m for m in made if m.kind == "endless"]
+    for m in replaced:
+        target = dest / m.path.name
+        (shutil.rmtree if target.is_dir() else os.remove)(target)
+        bench_batch.write_submission(bench_batch.solution_texts(), m.layout, dest, m.student)
+    return replaced
+
+
+def measure(subs: Path, made: list, tmp: Path, env: dict, repeats: int) -> dict:
+    """Medians of `repeats` one-worker batches of the class and of its twin without endless loops, in turns."""
+    twin = tmp / "class-without-endless"
+    endless = without_endless(subs, made, twin)
+    wall: dict[str, list[float]] = {"with": [], "without": []}
+    cpu: dict[str, list[float]] = {"with": [], "without": []}
+    for r in range(repeats):
+        for label, folder in (("with", subs), ("without", twin)):
+            out = tmp / f"out-endless-{label}-{r}"
+            seconds, _ = bench_batch.cli_grade(folder, out, 1, env)
+            wall[label].append(seconds)
+            cpu[label].append(bench_batch.CPU[str(out)])
+            shutil.rmtree(out, ignore_errors=True)
+    med = {k: statistics.median(v) for k, v in wall.items()}
+    med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
+    extra = med["with"] - med["without"]
+    return {"endless": len(endless), "count": len(made), "repeats": repeats,
+            "wall": wall, "cpu": cpu, "median_wall": med, "median_cpu": med_cpu,
+            "extra_wall": extra, "share_of_wall": extra / med["without"],
+            "extra_cpu": med_cpu["with"] - med_cpu["without"],
+            "share_of_cpu": (med_cpu["with"] - med_cpu["without"]) / med_cpu["without"],
+            "per_endless_wall": extra / max(1, len(endless)),
+            "goal": GOAL, "goal_met": extra / med["without"] < GOAL}
+
+
+def lines(numbers: dict) -> list[str]:
+    n, e = numbers["count"], numbers["endless"]
+    med, cpu = numbers["median_wall"], numbers["median_cpu"]
+    return [
+        f"endless loops' cost, one worker, {n} submissions, {e} endless ({e / n:.1%}), medians of "
+        f"{numbers['repeats']} runs in turns:",
+        f"  wall: {med['with']:.2f} s with, {med['without']:.2f} s without: +{numbers['extra_wall']:.2f} s "
+        f"= {numbers['share_of_wall']:+.1%} ({numbers['per_endless_wall']:.2f} s an endless submission)",
+        f"  CPU (the process tree): {cpu['with']:.2f} s with, {cpu['without']:.2f} s without: "
+        f"+{numbers['extra_cpu']:.2f} s = {numbers['share_of_cpu']:+.1%} ({numbers['extra_cpu'] / max(1, e):.2f} s an "
+        "endless submission; what a loaded machine changes least: one worker computes one thing at a time)",
+        f"  runs (wall s): with {', '.join(f'{s:.2f}' for s in numbers['wall']['with'])}; "
+        f"without {', '.join(f'{s:.2f}' for s in numbers['wall']['without'])}",
+        f"  runs (CPU s): with {', '.join(f'{s:.2f}' for s in numbers['cpu']['with'])}; "
+        f"without {', '.join(f'{s:.2f}' for s in numbers['cpu']['without'])}",
+        f"  goal (< {GOAL:.0%} of the wall): {'met' if numbers['goal_met'] else 'MISSED'}",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=200, help="submissions in the class (default 200: 2 endless)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each class (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="for the class's mix and order (default 1)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="endless-cost-") as tmp:
+        tmp = Path(tmp)
+        subs, cache = tmp / "class", tmp / "cache"
+        subs.mkdir()
+        env = {**os.environ, "AUTOGRADER_CACHE": str(cache)}
+        env.pop("AUTOGRADER_HIDDEN_SEED", None)
+        made = bench_batch.make_class(subs, args.count, args.seed)
+        print(f"machine: {os.cpu_count()} cores, load average (1/5 min) {bench_batch.load()} before the runs")
+        warm = tmp / "warm"
+        shutil.copytree(bench_batch.corpus.SOLUTIONS, warm / "w000" / "micrograd",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        bench_batch.cli_grade(warm, tmp / "out-warm", 1, env)  # the goldens into the private cache, untimed
+        numbers = measure(subs, made, tmp, env, args.repeats)
+        print("\n".join(lines(numbers)))
+        print(f"load average after: {bench_batch.load()}")
+    return 0 if numbers["goal_met"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

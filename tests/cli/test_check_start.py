@@ -1,0 +1,40 @@
+"""Does a student's check load only what a check needs (issue 32: a check under 0.15 s), and say the
+same as before: the instructors' commands' modules, the other sandbox levels and compileall left out?"""
+import subprocess
+import sys
+
+from autograder.paths import KIT_ROOT
+
+# what a check never needs: the LMS and batch modules behind `lms` and `merge`'s parsers, and compileall
+# (the child's bytecode is fresh after the first run)
+NEVER = ("autograder.lms", "autograder.cli.lms", "autograder.cli.merge", "autograder.batch", "compileall")
+
+
+def modules_after(*argv: str) -> set[str]:
+    code = ("import sys; from autograder.cli import main; sys.stdout = open('/dev/null', 'w'); "
+            f"code = main({list(argv)!r}); sys.stdout = sys.__stdout__; "
+            "print(' '.join(sorted(sys.modules)))")
+    subprocess.run([sys.executable, "-m", "autograder", *argv], cwd=KIT_ROOT, capture_output=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def test_does_a_check_import_nothing_of_the_instructors_commands():
+    loaded = modules_after("check", "solutions")
+    assert "autograder.grading" in loaded  # it did check
+    assert [m for m in loaded if m.startswith(NEVER)] == []
+
+
+def test_does_the_top_level_help_still_say_what_merge_and_lms_do():
+    done = subprocess.run([sys.executable, "-m", "autograder", "--help"], cwd=KIT_ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert "join the --out folders" in done.stdout and "grades for Canvas or Moodle" in done.stdout
+
+
+def test_does_an_unknown_command_list_every_command():
+    done = subprocess.run([sys.executable, "-m", "autograder", "chek"], cwd=KIT_ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    for command in ("check", "grade", "merge", "lms", "export"):
+        assert repr(command) in done.stderr
