@@ -7,10 +7,7 @@ expected output is True, so a failing test shows the kit's message. The question
 hidden tests, one per part of the task's score (scoring/parts.py: otter adds up the points of the
 tests that pass, and the parts that pass add up to the kit's score of the task, exactly), each
 `score_part("<task>", i, of=L)`. Per-test points are the question's `points:` list, in test order,
-the public tests first (otter's student copy keeps the list's first entries). The cases' entries are
-null: beside the parts' points otter resolves them to 0, and in the student copy, where they are
-alone, to 1/n each, so `otter check FILE -q TASK` (which divides by the points possible) has a
-denominator; the tests are files (`tests/`), which `otter check` needs.
+the public tests first (otter's student copy keeps the list's first entries).
 """
 from __future__ import annotations
 
@@ -40,7 +37,7 @@ export_cell: false
 strip_solutions_from_all_cells: true
 check_all_cell: false
 tests:
-  files: true
+  files: false
   ok_format: true
 """
 PARTS = {"engine": ("Part 1: the engine", "A `Value` remembers how it was computed; each operation's `_backward` "
@@ -92,9 +89,7 @@ def _question(task, points: float, public: list[str], hidden: list[str], total: 
             [_test("# HIDDEN\n" + TEST.format(case_id=cid)) for cid in hidden]
     shares = parts(total)
     tests = cases + [_test(PART.format(task=task.id, i=i, part=part, total=total)) for i, part in enumerate(shares)]
-    # null: otter gives a case's test 0 beside the parts' points, and 1/n in the student copy, where the
-    # public tests are alone (otter check's percentage needs a denominator); 0.0 when the task is worth 0
-    each = [None if points else 0.0] * len(cases) + [points * part / total for part in shares]
+    each = [0.0] * len(cases) + [points * part / total for part in shares]
     config = f"# BEGIN QUESTION\nname: {task.id}\npoints: [{', '.join(map(_yaml_float, each))}]"
     return [new_raw_cell(config), new_markdown_cell(prompt), new_raw_cell("# BEGIN TESTS"), *tests,
             new_raw_cell("# END TESTS"), new_raw_cell("# END QUESTION")]
@@ -102,8 +97,6 @@ def _question(task, points: float, public: list[str], hidden: list[str], total: 
 
 def _yaml_float(x: float) -> str:
     """repr(x) as YAML 1.1 reads a float (otter's yaml): a mantissa with a point ("5.0e-06", not "5e-06")."""
-    if x is None:
-        return "null"
     text = repr(float(x))
     mantissa, e, exponent = text.partition("e")
     return (mantissa if "." in mantissa else mantissa + ".0") + e + exponent

@@ -31,24 +31,20 @@ def test_is_there_one_question_per_task_with_the_rubrics_points(master):
     found = questions(master)
     assert list(found) == ["warmup", *TASK_IDS]
     assert found["warmup"]["points"] == 0
-    # the parts' points read as floats by yaml; the cases' tests are null (see the next test)
-    assert all(isinstance(p, float) or p is None for q in list(found.values())[1:] for p in q["points"])
-    assert sum(p for p in found["mul"]["points"] if p) == pytest.approx(7.5, abs=1e-12)
+    assert all(isinstance(p, float) for q in list(found.values())[1:] for p in q["points"])  # yaml read floats
+    assert sum(found["mul"]["points"]) == pytest.approx(7.5, abs=1e-12)
 
 
 def test_are_a_questions_points_on_its_parts_tests_only_one_each(master):
-    """otter pays a question by the tests that pass: the parts' tests hold the points, in the order of
-    the question's points list (scoring/parts.py); the cases' tests are null, which otter resolves to 0
-    beside the parts' points and, in the student copy (the public tests alone), to 1/n each, so that
-    `otter check`'s percentage has a denominator."""
+    """otter pays a question by the tests that pass: the cases' tests are worth 0, the parts' hold the
+    points, in the order of the question's points list (scoring/parts.py)."""
     cells = [c.source for c in master.cells if c.cell_type == "code" and "notebook_check" in c.source]
     for name, config in list(questions(master).items())[1:]:
         tests = [t for t in cells if f"case({name!r}" in t or f'case("{name}/' in t or f"case('{name}/" in t
                  or f"score_part({name!r}," in t]
         assert len(tests) == len(config["points"]), name
         for test, points in zip(tests, config["points"]):
-            assert (points is not None and points > 0) == ("score_part(" in test), (name, test)
-            assert (points is None) == ("score_part(" not in test), (name, test)
+            assert (points > 0) == ("score_part(" in test), (name, test)
             assert "score_part(" not in test or test.startswith("# HIDDEN\n")
 
 
@@ -94,23 +90,3 @@ def test_does_the_warmup_define_functions_only_and_pass_its_checks_when_solved()
     exec(compile(stubbed, "warmup", "exec"), namespace)  # defines, calls nothing
     assert all(eval(check, namespace) for check in warmup.CHECKS)  # the solution version passes
     assert isinstance(namespace["xs"], np.ndarray)
-
-
-def test_does_otter_resolve_the_points_to_the_kits_and_the_student_copys_to_one():
-    """otter's own rule (TestFile.resolve_test_file_points): with every test, a question is worth the
-    rubric's points, all on the parts; with the public tests alone (the student copy, `otter check`),
-    it is worth 1, so otter check's percentage is never 0/0. A task worth 0 stays worth 0 in both."""
-    abstract_test = pytest.importorskip("otter.test_files.abstract_test")
-    rubric = replace(RUBRIC, points={**RUBRIC.points, "add": 0.0})
-    found = questions(master_notebook(rubric))
-    public = sum(c.visibility == "public" for c in build_cases(seed=PUBLIC_SEED, visibility="public")
-                 if c.task == "mul")
-
-    def resolved(points: list) -> list[float]:
-        cases = [abstract_test.TestCase("", "", False, None, None, None) for _ in points]
-        return [tc.points for tc in abstract_test.TestFile.resolve_test_file_points(points, cases)]
-
-    every = resolved(found["mul"]["points"])
-    assert sum(every) == pytest.approx(7.5, abs=1e-12) and every[:public] == [0.0] * public
-    assert sum(resolved(found["mul"]["points"][:public])) == pytest.approx(1.0)
-    assert sum(resolved(found["add"]["points"])) == 0
