@@ -68,6 +68,13 @@ class Place:
     line: int
     cell: int | None = None
 
+    def said(self, lines: tuple[int, ...] = ()) -> str:
+        """"engine.py line 50", "engine.py lines 50 and 51" (with the other `lines`), "hw.ipynb cell 4, line 3"."""
+        numbers = sorted(set(lines) | {self.line})
+        at = f"line {numbers[0]}" if len(numbers) == 1 else \
+            f"lines {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+        return f"{self.file} cell {self.cell}, {at}" if self.cell is not None else f"{self.file} {at}"
+
 
 @dataclass(frozen=True)
 class Diagnosis:

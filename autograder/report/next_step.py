@@ -68,8 +68,7 @@ def next_step(task: TaskResult, report: Report) -> NextStep | None:
     found = task.diagnosis[0] if task.diagnosis else None
     if found is not None:  # proven: the repair made every case pass (its fix is set only then); else a likely one
         proof = found.where if found.proven else None
-        place = (f"{proof.file} cell {proof.cell}, line {proof.line}" if proof.cell is not None else
-                 f"{proof.file} line {proof.line}") if proof is not None else _place(task)
+        place = proof.said() if proof is not None else _place(task)
         rule = _sentence(found.message) if found.proven else f"Likely mistake: {_sentence(found.message)}"
         return NextStep(where if proof is None else _where(task, first, place), rule,
                         found.fix or f"Make that change at {place}, {AGAIN}.", _id(first), same)

@@ -33,7 +33,7 @@ def shown(found: Diagnosis, proof: Proof | None, task: str, level: str) -> Diagn
         return None if level == "where" else found
     proven = replace(found, proven=True, where=proof.where)
     if level == "where":
-        return replace(proven, message=f"Look again at {place(proof.where, proof.lines)}: a change there makes all "
+        return replace(proven, message=f"Look again at {proof.where.said(proof.lines)}: a change there makes all "
                                        f"{proof.cases} {task} cases pass.")
     if level == "rule":
         return proven
@@ -42,13 +42,5 @@ def shown(found: Diagnosis, proof: Proof | None, task: str, level: str) -> Diagn
         else ""
     # short sentences, the student's own new line in one of its own: a next step a student reads at a glance
     # (tests/corpus/test_next_step_economy.py: at most 160 words, Flesch-Kincaid grade 9)
-    return replace(proven, fix=f"The fix: {proof.change} on {place(proof.where, proof.lines)}. With it{also} all "
+    return replace(proven, fix=f"The fix: {proof.change} on {proof.where.said(proof.lines)}. With it{also} all "
                                f"{proof.cases} {task} cases pass.{written}")
-
-
-def place(where: Place, lines: tuple[int, ...] = ()) -> str:
-    """"engine.py line 50", "engine.py lines 50 and 51", "hw.ipynb cell 4, line 3"."""
-    numbers = sorted(set(lines) | {where.line})
-    said = f"line {numbers[0]}" if len(numbers) == 1 else \
-        f"lines {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
-    return f"{where.file} cell {where.cell}, {said}" if where.cell is not None else f"{where.file} {said}"
