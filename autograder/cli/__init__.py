@@ -130,7 +130,6 @@ def _warn_public_seed(rubric) -> None:  # grade, once on stderr (an unset seed s
 
 
 def _check(args) -> int:
-    from autograder.grading import grade_path  # keeps `autograder exercises` light
     from autograder.submission import holds_nothing
 
     if not args.path.exists():
@@ -149,6 +148,13 @@ def _check(args) -> int:
                         grading=args.include_hidden)
         if args.include_hidden:
             _warn_public_seed(rubric)
+        from autograder.runner.warm import warm  # the sandbox boots while grading imports and builds its cases
+
+        warm(forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
+        from autograder.grading import grade_path
+        if args.format == "text":  # while it boots too
+            from autograder.report.text import print_report
+
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:
         raise UsageError(str(err)) from None
@@ -156,7 +162,6 @@ def _check(args) -> int:
         from autograder.report.json_report import render_json
         sys.stdout.write(render_json(report))
     else:
-        from autograder.report.text import print_report
         # a student's own check: what the sandbox can't hold concerns whoever grades others' code
         print_report(report if args.include_hidden else report.without_sandbox_notes(), verbose=args.verbose)
     if graphs is not None:
