@@ -1,5 +1,6 @@
 """Does a student's check load only what a check needs (issue 32: a check under 0.15 s), and say the
-same as before: the instructors' commands' modules, the other sandbox levels and compileall left out?"""
+same as before: the instructors' commands' modules, the other sandbox levels, compileall, what only a failing
+task, a zip, a variant or a mistake said needs, and the heavy libraries of other outputs left out?"""
 import subprocess
 import sys
 
@@ -8,6 +9,11 @@ from autograder.paths import KIT_ROOT
 # what a check never needs: the LMS and batch modules behind `lms` and `merge`'s parsers, and compileall
 # (the child's bytecode is fresh after the first run)
 NEVER = ("autograder.lms", "autograder.cli.lms", "autograder.cli.merge", "autograder.batch", "compileall")
+# what a passing check of a folder never needs: the diagnosis and its repairs (LibCST), forensics, a variant's
+# signature, the pages (jinja2), torch, zipfile (a .zip's), multiprocessing (a pool's), the mistakes said
+PASSING_NEVER = ("torch", "jinja2", "libcst", "autograder.diagnosis", "autograder.report.html_report",
+                 "autograder.report.json_report", "autograder.variants.forensics", "autograder.variants.signature",
+                 "autograder.cli.mistakes", "zipfile", "multiprocessing", "cryptography")
 
 
 def modules_after(*argv: str) -> set[str]:
@@ -24,6 +30,21 @@ def test_does_a_check_import_nothing_of_the_instructors_commands():
     loaded = modules_after("check", "solutions")
     assert "autograder.grading" in loaded  # it did check
     assert [m for m in loaded if m.startswith(NEVER)] == []
+
+
+def test_does_a_passing_check_import_none_of_what_only_failures_and_other_outputs_need():
+    loaded = modules_after("check", "solutions")
+    assert "autograder.grading" in loaded and "autograder.report.text" in loaded  # it did check, and said so
+    assert [m for m in loaded if m.split(".")[0] in PASSING_NEVER or m.startswith(PASSING_NEVER)] == []
+
+
+def test_does_the_parser_of_a_check_hold_the_check_alone():
+    """The parser is built for the command asked for (the others cost their build); every command's parser
+    for the top-level help and an unknown command (the tests below)."""
+    from autograder.cli import _parser
+
+    assert list(_parser("check").commands) == ["check"]
+    assert list(_parser(None).commands) == ["exercises", "check", "grade", "handout", "export", "merge", "lms"]
 
 
 def test_does_the_top_level_help_still_say_what_merge_and_lms_do():
