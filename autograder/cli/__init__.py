@@ -4,11 +4,9 @@ Exit codes: 0 all passed (or in sync), 1 something failed, 2 usage or input erro
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
-from autograder.cli import parsers
 from autograder.config import ConfigError, Rubric, load_rubric, public_seed_warning, require_installed
 from autograder.errors import ExitCode, KitError, UserError
 
@@ -19,8 +17,10 @@ class UsageError(UserError):
     """A bad flag or input: one line on stderr, exit 2."""
 
 
-def _parser(command: str | None = None) -> argparse.ArgumentParser:
+def _parser(command: str | None = None):
     """The parser of `command` alone (one of the kit's), else of every command (parsers.py)."""
+    from autograder.cli import parsers
+
     runs = {"exercises": _exercises, "check": _check, "grade": _grade, "handout": _handout, "export": _export}
     return parsers.parser(runs, _add_instructors_parser, command)
 
@@ -31,6 +31,8 @@ def _add_instructors_parser(sub, command: str) -> None:
         _instructors(command).add_parser(sub)
     except UsageError:  # a student's handout: the command is named, and says whose it is
         stand_in = sub.add_parser(command, help="(an instructor's command)")
+        import argparse
+
         stand_in.add_argument("rest", nargs=argparse.REMAINDER)
         stand_in.set_defaults(run=lambda args: _instructors(command))
 
@@ -180,6 +182,11 @@ def _exercises(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     try:
         words = argv if argv is not None else sys.argv[1:]
+        from autograder.cli.plain import plain_check
+
+        args = plain_check(words, _check)  # `check` and `check PATH`: no parser built, nor argparse imported
+        if args is not None:
+            return int(args.run(args))
         # the instructor's subcommands' parsers (their modules import rich) only when they may be asked for
         parser = _parser(words[0] if words else None)
         args, extra = parser.parse_known_args(argv)

@@ -4,6 +4,8 @@ task, a zip, a variant or a mistake said needs, and the heavy libraries of other
 import subprocess
 import sys
 
+import pytest
+
 from autograder.paths import KIT_ROOT
 
 # what a check never needs: the LMS and batch modules behind `lms` and `merge`'s parsers, and compileall
@@ -59,3 +61,28 @@ def test_does_an_unknown_command_list_every_command():
     assert done.returncode == 2
     for command in ("check", "grade", "merge", "lms", "export"):
         assert repr(command) in done.stderr
+
+
+@pytest.mark.parametrize("words", [["check"], ["check", "solutions"], ["check", "my work.zip"], ["check", "a=b"],
+                                   ["check", ""]])
+def test_does_a_plain_check_read_its_arguments_as_the_parser_does(words):
+    """`check` and `check PATH` are read without argparse (cli/plain.py): the same arguments as the parser's."""
+    from autograder.cli import _check, _parser
+    from autograder.cli.plain import plain_check
+
+    parsed, extra = _parser("check").parse_known_args(words)
+    assert extra == [] and vars(plain_check(words, _check)) == vars(parsed)
+
+
+@pytest.mark.parametrize("words", [[], ["check", "-v"], ["check", "--help"], ["check", "a", "b"], ["check", "--"],
+                                   ["check", "--task", "mul"], ["grade", "x"], ["checks"]])
+def test_does_every_other_form_go_to_the_parser(words):
+    from autograder.cli import _check
+    from autograder.cli.plain import plain_check
+
+    assert plain_check(words, _check) is None
+
+
+def test_does_a_plain_check_import_no_argparse():
+    loaded = modules_after("check", "solutions")
+    assert "autograder.grading" in loaded and "argparse" not in loaded
