@@ -14,7 +14,6 @@ from pathlib import Path
 from autograder.cases import PUBLIC_SEED, build_cases
 from autograder.cases.model import Case
 from autograder.config import ConfigError, Rubric
-from autograder.diagnosis.repair import prove
 from autograder.goldens import GoldenStore, KitError
 from autograder.report.model import Report
 from autograder.runner import run_cases
@@ -23,7 +22,6 @@ from autograder.scoring import crashed_report, score_run
 from autograder.scratch import scratch
 from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS, TASK_MODULE
-from autograder.variants.forensics import sample_cases, samples_from
 from autograder.variants.model import BASE
 
 
@@ -127,7 +125,11 @@ def grade_path(
     task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
     goldens = golden_values(cases, rubric, store or GoldenStore())
     # with [variants], a grading run also samples the pool's operations for forensics (never scored)
-    samples = sample_cases(rubric.variants.pool) if forensics and include_hidden and rubric.variants and not tasks else []
+    samples = []
+    if forensics and include_hidden and rubric.variants and not tasks:
+        from autograder.variants.forensics import sample_cases
+
+        samples = sample_cases(rubric.variants.pool)
     with scratch("autograder-") as work:
         try:
             prepared = prepare(Path(path), Path(work))
@@ -154,12 +156,18 @@ def grade_path(
                            import_errors=_import_errors(run.imports))
         report = _with_places(report, run.imports)
         # each named mistake repaired in a copy of the student's code, and its task's cases run on it (a child)
-        if repair:
+        if repair and any(t.diagnosis for t in report.tasks):  # imported only then: a passing check needs none of it
+            from autograder.diagnosis.repair import prove
+
             report = prove(report, root=prepared.root, files=prepared.files, cases=cases, goldens=goldens,
                            rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol, level=rubric.feedback,
                            run=lambda root, chosen: in_sandbox(root, chosen).outcomes, work=Path(work))
     report = replace(report, duration=time.monotonic() - started)
-    return replace(report, samples=samples_from(run.outcomes)) if samples else report
+    if not samples:
+        return report
+    from autograder.variants.forensics import samples_from
+
+    return replace(report, samples=samples_from(run.outcomes))
 
 
 CELLS_LISTED = 3

@@ -8,7 +8,8 @@ untimed run that fills the goldens' cache and writes the kit's bytecode (PYTHOND
 removed from the commands' environment: a student's Python writes it, and compiling the kit's modules
 on every run would cost about 0.1 s); prints the median and quartiles of the wall clock, and the
 load average before and after (the machine may be shared: quote the load with the figures), and the
-median CPU time (user + sys of the command and the processes it waited for), which load changes less. With
+median CPU time (user + sys of the command and the processes it waited for), which load changes less, and
+the same figures for `python -c pass`, the interpreter's start alone, as a yardstick of the machine's load. With
 --handout it also writes a handout (`autograder handout`) into a temporary folder, puts the solutions'
 micrograd/ in it, and times `python -m autograder check` there, the kit as a student has it.
 
@@ -31,9 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GOAL = 0.15
 
 
-def timed(cwd: Path, args: list[str], runs: int) -> tuple[list[float], list[float]]:
+def timed(cwd: Path, args: list[str], runs: int, command: list[str] | None = None) -> tuple[list[float], list[float]]:
     """The wall clock of each run, and its CPU (user + sys of the command and every process it waited for)."""
-    command = [sys.executable, "-m", "autograder", *args]
+    command = command or [sys.executable, "-m", "autograder", *args]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a student's Python
     subprocess.run(command, cwd=cwd, env=env, capture_output=True, check=False)  # untimed: goldens, bytecode
     times, cpu = [], []
@@ -73,6 +74,8 @@ def main() -> int:
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     median = say("check solutions", timed(ROOT, ["check", "solutions"], args.runs))
+    # the floor under any Python command on this machine now (a loaded machine slows both alike)
+    say("python -c pass (the interpreter alone)", timed(ROOT, [], args.runs, [sys.executable, "-c", "pass"]))
     if args.handout:
         with tempfile.TemporaryDirectory(prefix="bench-check-") as tmp:
             say("check in a handout", timed(handout_folder(Path(tmp)), ["check"], args.runs))

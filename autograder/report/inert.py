@@ -11,6 +11,7 @@ keeps its exact values.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 _CONTROLS = [c for c in range(0x20) if c not in (0x09, 0x0A)] + list(range(0x7F, 0xA0))
@@ -18,8 +19,14 @@ _FORMATTING = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x
 _SURROGATES = list(range(0xD800, 0xE000))                                              # overrides, isolates
 ACTING = frozenset(_CONTROLS + _FORMATTING + _SURROGATES)
 
-_SHOWN = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in ACTING}
-_JSON = {c: f"\\u{c:04x}" for c in ACTING if c not in (0x09, 0x0A)}
+
+@functools.lru_cache(maxsize=None)
+def _tables() -> tuple[dict[int, str], dict[int, str]]:
+    """The translations of ACTING (shown, JSON), made the first time a text needs one (most never do)."""
+    shown = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in ACTING}
+    return shown, {c: f"\\u{c:04x}" for c in ACTING if c not in (0x09, 0x0A)}
+
+
 # one search in C over the text finds whether any of them is there (a per-character loop in Python cost
 # ~7 ms over a report's JSON): a class of ACTING's runs of consecutive code points
 
@@ -40,12 +47,12 @@ _ACTING_RE = re.compile(f"[{_runs(ACTING)}]")
 def inert(text: str) -> str:
     """text with every character that acts on a terminal or a reader written as its escape."""
     text = str(text)
-    return text.translate(_SHOWN) if _acts(text) else text
+    return text.translate(_tables()[0]) if _acts(text) else text
 
 
 def inert_json(document: str) -> str:
     """A JSON document (json.dumps) with those characters as \\uXXXX escapes: the same values, inert."""
-    return document.translate(_JSON) if _acts(document) else document
+    return document.translate(_tables()[1]) if _acts(document) else document
 
 
 def _acts(text: str) -> bool:

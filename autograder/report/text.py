@@ -23,7 +23,7 @@ def shown(text: str) -> str:
 
 
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
-    console = console or Console(highlight=False)
+    console = console or Console(highlight=False, emoji=False)  # a student's :smile: as typed
     console.print(f"[bold]{shown(report.submission)}[/bold]  (sandbox: {report.sandbox})")
     if report.variant is not None:
         console.print(shown(variant_line(report.variant)))

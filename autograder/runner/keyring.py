@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import platform
+import os
 
 KEYCTL_JOIN_SESSION_KEYRING = 1
 KEYCTL = {"x86_64": 250, "aarch64": 219}
@@ -24,7 +24,7 @@ def joiner(machine: str | None = None):
     """A function, made ahead (it is called between fork and exec), that puts the calling process in a new
     anonymous session keyring; it raises OSError when the kernel refuses for another reason. A no-op where
     keyctl's number is not known (that machine has no seccomp filter either: the levels' notes say so)."""
-    number = KEYCTL.get(machine or platform.machine())
+    number = KEYCTL.get(machine or os.uname().machine)
     if number is None:
         return lambda: None
     syscall = ctypes.CDLL(None, use_errno=True).syscall

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import platform
+import os
 import struct
 
 
@@ -41,7 +41,7 @@ _CPUS = {"x86_64": (203,), "aarch64": (122,)}
 def fork_filter(machine: str | None = None) -> bytes | None:
     """A classic-BPF seccomp program refusing new processes (threads allowed), or None for an
     architecture it doesn't know."""
-    machine = machine or platform.machine()
+    machine = machine or os.uname().machine
     if machine not in _ARCHES:
         return None
     arch, nr = _ARCHES[machine]
@@ -83,7 +83,7 @@ _PR_SET_PDEATHSIG = 1
 def ipc_filter(machine: str | None = None) -> bytes | None:
     """A classic-BPF seccomp program refusing sockets, IPC objects, kernel keyrings and a change of the
     parent-death signal with EPERM (another ABI refused whole), or None for an architecture it doesn't know."""
-    machine = machine or platform.machine()
+    machine = machine or os.uname().machine
     if machine not in _IPC_NR:
         return None
     program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]
@@ -101,7 +101,7 @@ def ipc_filter(machine: str | None = None) -> bytes | None:
 def keys_filter(machine: str | None = None) -> bytes | None:
     """A classic-BPF seccomp program refusing kernel keyrings alone with EPERM (another ABI refused whole),
     for the basic level, or None for an architecture it doesn't know."""
-    machine = machine or platform.machine()
+    machine = machine or os.uname().machine
     if machine not in _KEYS:
         return None
     program: list[tuple] = [(_LD_W_ABS, 0, 0, 4), (_JEQ_K, 0, "deny", _ARCHES[machine][0]), (_LD_W_ABS, 0, 0, 0)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from autograder import __version__, diagnosis
+from autograder import __version__
 from autograder.cases.case_graph import case_graph
 from autograder.cases.model import Case
 from autograder.config import Rubric
@@ -102,6 +102,8 @@ def _diagnosed(result: TaskResult, cases: list[Case], outcomes: dict[str, CaseOu
     """The task with the classic mistakes its observations fit (never a change of score)."""
     if result.status == "passed":
         return result
+    from autograder import diagnosis  # a failing task's only
+
     own = [c for c in cases if c.task == result.id]
     found = diagnosis.diagnose(result.id, own, list(result.cases), outcomes, goldens,
                                rel_tol=rubric.rel_tol, abs_tol=rubric.abs_tol)

@@ -13,8 +13,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.submission.tree import fresh
-from autograder.submission.unzip import MAX_FILE_BYTES
+from autograder.submission.tree import MAX_FILE_BYTES, fresh
 
 
 class SubmissionError(Exception):

@@ -20,7 +20,6 @@ from autograder.submission.engine_finder import Profile, ambiguity, engines, may
 from autograder.submission.own_names import write_own_names
 from autograder.submission.tree import (
     MAX_DEPTH, engine_file, fresh, links, module_of, package_of, python_files, unwrapped, visible, visible_dir)
-from autograder.submission.unzip import ZipRefused, unzip
 
 MAX_FILES = 1000
 
@@ -41,6 +40,8 @@ def prepare(path: Path, workdir: Path) -> Prepared:
             return notebook(path, workdir, problems)
         if suffix != ".zip":
             raise SubmissionError(f"{path.name} is not a folder, a .py file, a notebook or a .zip")
+        from autograder.submission.unzip import ZipRefused, unzip  # zipfile (bz2, lzma): a .zip's only
+
         folder = fresh(workdir / "unzipped")
         try:
             problems += unzip(path, folder)

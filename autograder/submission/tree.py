@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 MAX_DEPTH = 4  # wrapper folders looked through
+MAX_FILE_BYTES = 1024 * 1024  # one Python file (copied in, or unzipped)
 SKIPPED = {"__pycache__", "__macosx", "site-packages", "venv", "node_modules"}
 # "engine (1).py", "engine-2.py", "Engine.py": how an LMS or an OS renames a file
 RENAMED = re.compile(r"^(engine|nn|train)[\s_-]*(\(\d+\)|\d+)?\.py$", re.IGNORECASE)

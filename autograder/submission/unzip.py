@@ -8,11 +8,11 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from autograder.submission.tree import MAX_FILE_BYTES
 from autograder.zips import TooLarge, copy_member, is_link, member_name, safe_parts
 
 MAX_ENTRIES = 1000
 MAX_TOTAL_BYTES = 50 * 1024 * 1024   # all entries, unpacked
-MAX_FILE_BYTES = 1024 * 1024         # one Python file
 USED_SUFFIXES = (".py", ".ipynb")
 SKIPPED_DIRS = {"__pycache__", "__macosx"}
 

@@ -18,15 +18,16 @@ from pathlib import Path
 from autograder import paths
 from autograder.config import Rubric
 from autograder.errors import UserError
-from autograder.variants.assign import course_secret, with_variant
 from autograder.variants.settings import VariantsError
-from autograder.variants.signature import BadSignature, public_key_hex, signed, verified
 
 VARIANT_FILE = "variant.json"   # inside the handout's autograder/ package
 
 
 def write_variant_file(package: Path, rubric: Rubric) -> Path:
     """package/variant.json: the rubric's variant, signed with the course's key."""
+    from autograder.variants.assign import course_secret
+    from autograder.variants.signature import signed
+
     path = Path(package) / VARIANT_FILE
     path.write_text(json.dumps(signed(rubric.variant, course_secret(rubric)), indent=1, sort_keys=True) + "\n",
                     encoding="utf-8")
@@ -35,6 +36,9 @@ def write_variant_file(package: Path, rubric: Rubric) -> Path:
 
 def with_course_key(rubric: Rubric) -> Rubric:
     """The rubric a handout's assignment.toml is written from: its [variants] with the course's public key."""
+    from autograder.variants.assign import course_secret
+    from autograder.variants.signature import public_key_hex
+
     if rubric.variants is None:
         return rubric
     return replace(rubric, variants=replace(rubric.variants, key=public_key_hex(course_secret(rubric))))
@@ -47,6 +51,9 @@ def course_key(rubric: Rubric) -> str | None:
         return None
     if rubric.variants.key:
         return rubric.variants.key
+    from autograder.variants.assign import course_secret
+    from autograder.variants.signature import public_key_hex
+
     try:
         return public_key_hex(course_secret(rubric))
     except VariantsError:
@@ -56,8 +63,11 @@ def course_key(rubric: Rubric) -> str | None:
 def handout_rubric(rubric: Rubric, package: Path = paths.KIT_ROOT / "autograder") -> Rubric:
     """The rubric a handout's check applies: with the handout's variant when it has one."""
     path = Path(package) / VARIANT_FILE
-    if not path.is_file():
+    if not path.is_file():  # a handout without variants (and the kit itself): nothing of the variants' imported
         return rubric
+    from autograder.variants.assign import with_variant
+    from autograder.variants.signature import BadSignature, verified
+
     try:
         key = course_key(rubric)
         if key is None:

@@ -35,3 +35,11 @@ def test_does_the_waiting_note_name_the_task_it_waits_for():
     text = _text(report("ana", task("mul", case("m1"), waived), task("backward", case("b1", "failed"))))
     assert ("note: mul passes, but 1 of its end-to-end cases fails through backward, which fails its own "
             "cases: it counts once backward passes (--verbose shows them)") in text
+
+
+def test_is_a_students_emoji_code_shown_as_typed(capsys):
+    """rich turns `:smile:` into an emoji by default: what the student's code printed is shown as it printed it."""
+    r = report("ana", task("mul", case("m1", "failed", message="got :smile: and :x:", details=("printed :thumbs_up:",))))
+    print_report(r, verbose=True)
+    out = capsys.readouterr().out
+    assert ":smile:" in out and ":thumbs_up:" in out and not [c for c in out if ord(c) >= 0x1F300]  # no emoji

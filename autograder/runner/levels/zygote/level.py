@@ -4,10 +4,12 @@ AUTOGRADER_ZYGOTE=0 turns it off: every child then starts the plain bubblewrap w
 """
 from __future__ import annotations
 
+import atexit
 import os
 import select
 import shutil
 import stat
+import sys
 import threading
 
 from autograder.runner.levels.bwrap.level import PROGRAMS_DIR, SITE_DIR, SUBMISSION, BubblewrapLevel
@@ -82,6 +84,18 @@ class Forked:
         return self.returncode
 
 
+def _at_exit(stop) -> None:
+    """Run `stop` when this process ends: a multiprocessing worker's end runs its Finalize hooks (it skips
+    atexit's); a process that never imported multiprocessing (a student's check) has atexit's, without
+    paying multiprocessing's import. A worker always has multiprocessing imported before it grades."""
+    if "multiprocessing" in sys.modules:
+        from multiprocessing.util import Finalize
+
+        Finalize(stop.__self__, stop, exitpriority=10)
+    else:
+        atexit.register(stop)
+
+
 class ZygoteLevel(Level):
     """The bubblewrap level (the same isolation per child, see zygote.py), children forked by a zygote."""
     name = "bubblewrap"
@@ -107,12 +121,17 @@ class ZygoteLevel(Level):
                 try:
                     zygote = self.zygotes[key] = Zygote(self.bwrap, programs_dir, packages)
                     # its staging folder removed at exit, a pool's worker's too (bwrap dies with us anyway)
-                    from multiprocessing.util import Finalize  # here: multiprocessing costs its import only with a zygote
-                    Finalize(zygote, zygote.stop, exitpriority=10)
+                    _at_exit(zygote.stop)
                 except OSError as err:
                     self.failed = str(err)
                     return None
             return zygote
+
+    def warm(self, programs_dir: str | None, packages: tuple[str, ...]) -> None:
+        """Start this thread's zygote for these programs and packages now, if it is not running: its bwrap and
+        interpreter boot while the caller does other work, and the first launch forks at once (runner/warm.py)."""
+        if wanted():
+            self._zygote(programs_dir, packages)
 
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:

@@ -58,10 +58,10 @@ def test_is_the_probe_made_again_when_what_decides_it_changed(cache, monkeypatch
         real = os.geteuid()
         monkeypatch.setattr(probe_cache.os, "geteuid", lambda: real + 4321)
     else:  # the same path, another binary: its mtime and size are in the key
-        stamp, real_stamp = saved["key"][4], probe_cache._stamp
+        stamp, real_stamp = saved["probes"][0]["key"][4], probe_cache._stamp
         monkeypatch.setattr(probe_cache, "_stamp", lambda path: [*stamp[:2], stamp[2] + 1] if path == stamp[0]
                             else real_stamp(path))
-    assert probe_cache.key(LEVEL.bwrap, PYTHON) != saved["key"]
+    assert probe_cache.key(LEVEL.bwrap, PYTHON) != saved["probes"][0]["key"]
     assert probe_cache.recall(LEVEL.bwrap, PYTHON) is None
 
 
@@ -96,7 +96,30 @@ def test_is_a_file_of_another_shape_probed_again_not_a_crash(cache):
     probe_cache.remember(*key_parts, frozenset({"--size"}), False, "")
     saved = cache / probe_cache.NAME
     data = json.loads(saved.read_text())
-    saved.write_text(json.dumps({**data, "features": "--size"}))
+    data["probes"][0]["features"] = "--size"
+    saved.write_text(json.dumps(data))
+    assert probe_cache.recall(*key_parts) is None
+    saved.write_text(json.dumps({"key": data["probes"][0]["key"], "features": ["--size"], "userns": False,
+                                 "why": ""}))  # the one-probe file of before: probed again
     assert probe_cache.recall(*key_parts) is None
     saved.write_text("{not json")
+    assert probe_cache.recall(*key_parts) is None
+
+
+def test_do_two_kits_of_one_user_keep_their_probes_side_by_side(cache, monkeypatch):
+    """Two checkouts (their files are in the key) taking turns: each recalls its own, neither undoes the
+    other's; the oldest are dropped past KEPT."""
+    key_parts = ("/usr/bin/bwrap", PYTHON)
+    real_key = probe_cache.key
+    for kit in ("a", "b"):
+        monkeypatch.setattr(probe_cache, "key", lambda *parts, kit=kit: [kit, *real_key(*parts)])
+        probe_cache.remember(*key_parts, frozenset({f"--{kit}"}), False, "")
+    for kit in ("a", "b"):
+        monkeypatch.setattr(probe_cache, "key", lambda *parts, kit=kit: [kit, *real_key(*parts)])
+        assert probe_cache.recall(*key_parts)["features"] == [f"--{kit}"]
+    for n in range(probe_cache.KEPT):
+        monkeypatch.setattr(probe_cache, "key", lambda *parts, n=n: [n, *real_key(*parts)])
+        probe_cache.remember(*key_parts, frozenset(), False, "")
+    assert len(json.loads((cache / probe_cache.NAME).read_text())["probes"]) == probe_cache.KEPT
+    monkeypatch.setattr(probe_cache, "key", lambda *parts: ["b", *real_key(*parts)])
     assert probe_cache.recall(*key_parts) is None
