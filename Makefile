@@ -91,8 +91,9 @@ run: setup
 # the tests on every core (pytest-xdist), a test file per worker: a file's module fixtures (a course
 # built with nbgrader, a handout's venv) are built once. `make test` leaves out the slow end-to-end
 # tests (real otter, nbgrader, kernels, browsers, venvs, platforms: under 3 minutes on 2 cores);
-# `make test-all` runs them too, as CI does (.ci/run).
-PYTEST := $(PY) -m pytest -q -n auto --dist loadfile
+# `make test-all` runs them too, as CI does (.ci/run). The 15 slowest are listed at the end, so a slow run says
+# where its time went; a test that hangs fails alone after pyproject's `timeout`, with its stacks.
+PYTEST := $(PY) -m pytest -q -n auto --dist loadfile --durations=15
 
 test: setup
 	$(PY) -m autograder exercises --check

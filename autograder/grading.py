@@ -7,7 +7,6 @@ for a kit bug (KitError) or a rubric that can't be used (ConfigError).
 from __future__ import annotations
 
 import json
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from autograder.report.model import Report
 from autograder.runner import run_cases
 from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
+from autograder.scratch import scratch
 from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS, TASK_MODULE
 from autograder.variants.forensics import sample_cases, samples_from
@@ -128,7 +128,7 @@ def grade_path(
     goldens = golden_values(cases, rubric, store or GoldenStore())
     # with [variants], a grading run also samples the pool's operations for forensics (never scored)
     samples = sample_cases(rubric.variants.pool) if forensics and include_hidden and rubric.variants and not tasks else []
-    with tempfile.TemporaryDirectory(prefix="autograder-") as work:
+    with scratch("autograder-") as work:
         try:
             prepared = prepare(Path(path), Path(work))
         except SubmissionError as err:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import os
 import tarfile
-import tempfile
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from autograder.batch.pool import WORKER_DIED, Job, OnDone
 from autograder.batch.worker import GradeOne, grade_job, rubric_fields
 from autograder.config import Rubric
 from autograder.errors import UserError
+from autograder.scratch import scratch
 
 IN_FLIGHT_PER_THREAD = 4
 
@@ -138,7 +138,7 @@ def pack(path: Path) -> bytes:
 def grade_packed(grade_one: GradeOne, data: bytes, name: str, student: str, fields: dict, variant=None):
     """Run on a worker: the submission back on its disk under its own name, then graded (against the
     student's variant, with [variants])."""
-    with tempfile.TemporaryDirectory(prefix="autograder-dask-") as tmp:
+    with scratch("autograder-dask-") as tmp:
         path = Path(tmp) / (name or "submission")
         if data.startswith(b"TAR:"):
             path.mkdir()

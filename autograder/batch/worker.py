@@ -89,11 +89,10 @@ def warm_hidden(rubric: Rubric) -> None:
     sandbox is started too (at the bubblewrap level with a zygote, the zygote), by running an empty
     submission with no cases exactly as grade_path runs a real one; otherwise the first submission starts
     it, as soon: that run would only cost a child more."""
-    import tempfile
-
     from autograder.goldens import GoldenStore, KitError
     from autograder.grading import golden_values, limits_for, select_cases
     from autograder.runner import levels, run_cases
+    from autograder.scratch import scratch
 
     levels.current()
     try:
@@ -101,7 +100,7 @@ def warm_hidden(rubric: Rubric) -> None:
         return
     except KitError:  # not cached yet: the parent is computing them
         pass
-    with tempfile.TemporaryDirectory(prefix="autograder-warm-") as empty:
+    with scratch("autograder-warm-") as empty:
         run_cases(Path(empty), [], limits=limits_for(rubric), forbidden=rubric.forbidden_imports,
                   allowed=rubric.allowed_imports)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.machinery
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -29,6 +28,7 @@ from autograder.config import ConfigError, Rubric
 from autograder.errors import UserError
 from autograder.report.numbers import show
 from autograder.report.text import shown
+from autograder.scratch import scratch
 
 SHOW_ERRORS = 10
 SHOW_RETEACH = 5
@@ -60,7 +60,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
     try:
         from autograder.batch.discover import discover
 
-        with tempfile.TemporaryDirectory(prefix="autograder-intake-") as workdir:
+        with scratch("autograder-intake-") as workdir:
             found = discover([Path(p) for p in paths], Path(workdir))
             for problem in found.problems:
                 errors.print(f"[yellow]note:[/yellow] {shown(problem)}", soft_wrap=True)

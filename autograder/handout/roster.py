@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -23,6 +22,7 @@ from autograder.config import Rubric
 from autograder.exercises.variant_source import write_package
 from autograder.files import write_text_atomic
 from autograder.handout.write import HandoutError, write_handout
+from autograder.scratch import scratch
 from autograder.variants.assign import for_student
 from autograder.variants.roster import read_roster
 
@@ -36,7 +36,7 @@ def write_handouts(out: Path, *, rubric: Rubric, roster: Path) -> list[Path]:
 
 
 def _student_handout(dest: Path, mine: Rubric) -> list[Path]:
-    with tempfile.TemporaryDirectory(prefix="autograder-variant-") as stubs:
+    with scratch("autograder-variant-") as stubs:
         write_package(Path(stubs), mine.variant, solution=False)
         return write_handout(dest, rubric=mine, exercises=Path(stubs))
 

@@ -144,7 +144,7 @@ def test_does_the_handout_ship_only_the_student_side_of_the_autograder(handout):
     assert shipped == sorted([
         "__init__.py", "__main__.py", "cases", "child", "cli", "config.py", "diagnosis", "errors.py", "files.py", "goldens", "gradcheck.py",
         "grading.py", "notebook_check.py", "own_folders.py",
-        "paths.py", "public_goldens.json", "pytest_plugin.py", "report", "runner", "scoring", "submission",
+        "paths.py", "public_goldens.json", "pytest_plugin.py", "report", "runner", "scoring", "scratch.py", "submission",
         "tasks.py", "variants", "zips.py"])
 
 

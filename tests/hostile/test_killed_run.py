@@ -128,6 +128,8 @@ def test_does_nothing_of_a_grading_run_outlive_its_sigkill(tmp_path, level, zygo
         assert rerun.returncode == 0, rerun.stderr[-2000:]
         copies = sorted(p.name for p in tmp.glob("backprop-staging-*"))
         assert not copies, f"the killed run's copies of submissions outlived the next run: {copies}"
+        kept = sorted(p.name for p in tmp.glob("autograder-*"))  # submissions prepared, a class unpacked
+        assert not kept, f"the killed run's temporary folders outlived the next run: {kept}"
     finally:
         for pid in _descendants(seen or {proc.pid: 0}):  # what this test's run left (on main: its workers)
             try:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder import scratch
 from autograder.runner.levels.zygote import staging
 
 
@@ -45,7 +46,7 @@ def test_is_only_a_dead_zygotes_staging_folder_removed(tmp_path):
 
 def test_is_a_new_staging_folder_locked_before_a_sweep_can_see_it(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr(staging.tempfile, "tempdir", None)
+    monkeypatch.setattr(scratch.tempfile, "tempdir", None)
     folder, fd = staging.make()
     try:
         assert Path(folder).parent == tmp_path and os.stat(folder).st_mode & 0o777 == 0o755
@@ -59,4 +60,4 @@ def test_is_a_new_staging_folder_locked_before_a_sweep_can_see_it(tmp_path, monk
 @pytest.fixture(autouse=True)
 def _fresh_tempdir():
     yield
-    staging.tempfile.tempdir = None  # gettempdir() reads TMPDIR again for the next test
+    scratch.tempfile.tempdir = None  # gettempdir() reads TMPDIR again for the next test
