@@ -7,6 +7,9 @@
     DIR/kit_secret/         the rubric with the hidden seed and every golden: the autograder zip only
                             (`autograder_files`), never dist/student
     DIR/requirements.txt    what grading needs on Gradescope's image (no torch: the goldens ship)
+    DIR/tests/              each question's public tests as files (notebooks/otter_tests.py), for
+                            `otter check backprop.ipynb -q TASK` in dist/student (`files`); grading
+                            uses the autograder's own tests
 
 With [variants] and --roster: otter assign has no per-student variants (otter-grader #490), so the kit writes
 one master notebook per student, DIR/<id>/ as above for that student's variant (their extra operation's
@@ -55,10 +58,13 @@ class OtterEdition:
 
 
 def write_master(dest: Path, rubric: Rubric) -> list[Path]:
-    """dest/: the master notebook of the rubric's variant, its student kit, kit_secret/ and requirements.txt."""
+    """dest/: the master notebook of the rubric's variant, its tests/, student kit, kit_secret/ and requirements.txt."""
     from autograder.notebooks.otter_master import master_notebook
+    from autograder.notebooks.otter_tests import write_student_tests
 
-    write_text_atomic(dest / NOTEBOOK, nbformat.writes(master_notebook(rubric)))
+    master = master_notebook(rubric)
+    write_text_atomic(dest / NOTEBOOK, nbformat.writes(master))
+    write_student_tests(dest / "tests", master)
     write_student_kit(dest, rubric)
     write_secret(dest / "kit_secret", rubric)
     write_text_atomic(dest / "requirements.txt", grading_requirements(rubric))

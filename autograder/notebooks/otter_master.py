@@ -7,7 +7,9 @@ expected output is True, so a failing test shows the kit's message. The question
 hidden tests, one per part of the task's score (scoring/parts.py: otter adds up the points of the
 tests that pass, and the parts that pass add up to the kit's score of the task, exactly), each
 `score_part("<task>", i, of=L)`. Per-test points are the question's `points:` list, in test order,
-the public tests first (otter's student copy keeps the list's first entries).
+the public tests first (otter's student copy keeps the list's first entries). The tests stay in the
+notebook's metadata (a notebook on its own still checks); `tests` in `files` is the kit's own copy of the
+public ones for `otter check` on the command line (notebooks/otter_tests.py).
 """
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ requirements: requirements.txt
 files:
   - autograder
   - assignment.toml
+  - tests
 autograder_files:
   - kit_secret
 export_cell: false

@@ -8,7 +8,9 @@ facts relied on (7.0.0): a question's score is the sum of the points of its test
 question's `points:` list gives each test its points, in order (the student copy keeps the first
 entries, the public tests'); results.json rounds scores to 5 decimals; `# HIDDEN` marks a hidden test;
 `files` reach dist/student and the autograder, `autograder_files` the autograder only;
-`strip_solutions_from_all_cells` strips `# BEGIN SOLUTION` blocks outside questions too.
+`strip_solutions_from_all_cells` strips `# BEGIN SOLUTION` blocks outside questions too; `otter check FILE
+-q Q` reads tests/Q.py, runs the whole notebook (its checks too) and divides the points of the tests that
+passed by those possible.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import pytest
 from autograder.cli import main
 from autograder.config import load_rubric
 from autograder.grading import grade_path
+from autograder.notebooks import warmup
 from autograder.notebooks.solution_cells import module_source
 from autograder.paths import KIT_ROOT
 from notebook_mistakes import MISTAKES, with_mistake
@@ -59,6 +62,27 @@ def filled(dist: Path, dest: Path, *, mistake: str | None = None) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(nb, str(dest))
     return dest
+
+
+def solved(notebook: Path) -> Path:
+    """The notebook with the warm-up (Part 0) solved too."""
+    nb = nbformat.read(notebook, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "def slope(" in cell.source:
+            cell.source = warmup.solved()
+    nbformat.write(nb, str(notebook))
+    return notebook
+
+
+def otter_check(work: Path, question: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(OTTER), "check", "backprop.ipynb", "-q", question], cwd=work,
+                          capture_output=True, text=True, timeout=600)
+
+
+def results(shown: str) -> dict[str, str]:
+    """otter check's output, by question: each question's `<name> results:` section."""
+    parts = re.split(r"^(\w+) results:", shown, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
 
 
 def kit_scores(notebook: Path) -> dict[str, float]:
@@ -124,3 +148,39 @@ def test_are_otters_scores_the_kits_on_solution_stubs_and_mistakes(dist, tmp_pat
             assert sum(ours.values()) == 0
         else:
             assert [t for t, s in ours.items() if s < load_rubric(KIT_ROOT / "assignment.toml").points[t]], name
+
+
+def test_are_the_student_copys_test_files_the_tests_in_its_metadata(dist):
+    """dist/student/tests/ (the kit's, for otter check) holds exactly the tests otter assign put in the
+    student notebook's metadata (what grader.check runs on a notebook alone), with no points given."""
+    student = dist / "student"
+    meta = nbformat.read(student / "backprop.ipynb", as_version=4).metadata["otter"]["tests"]
+    files = {}
+    for path in sorted((student / "tests").glob("*.py")):
+        namespace: dict = {}
+        exec(path.read_text(), namespace)
+        files[path.stem] = namespace["test"]
+    assert sorted(files) == sorted(meta)
+    for name, test in files.items():
+        assert test["points"] is None and {**test, "points": 0} == {**meta[name], "points": 0}, name
+
+
+def test_does_otter_check_on_the_command_line_show_the_failing_case_then_all_passed(dist, tmp_path):
+    """`otter check backprop.ipynb -q mul` in a copy of dist/student, as otter runs it (exit 0 either way):
+    with mul's `+=` written `=`, mul's section names a failing mul case with the kit's message and no
+    crash (no 0/0: the tests carry points); with everything solved, otter's "All tests passed!"."""
+    wrong = tmp_path / "wrong"
+    shutil.copytree(dist / "student", wrong)
+    solved(filled(dist, wrong / "backprop.ipynb", mistake="mul_overwrites"))
+    done = otter_check(wrong, "mul")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-3000:]
+    assert "All tests passed!" not in done.stdout
+    mul = results(done.stdout)["mul"]
+    assert "Test case failed" in mul and "[failed]" in mul and "Traceback" not in mul, mul[:3000]
+    assert re.search(r"^\s+mul/\S+: ", mul, flags=re.M), mul[:3000]
+
+    right = tmp_path / "right"
+    shutil.copytree(dist / "student", right)
+    solved(filled(dist, right / "backprop.ipynb"))
+    done = otter_check(right, "mul")
+    assert done.returncode == 0 and done.stdout.strip() == "All tests passed!", done.stdout[-3000:] + done.stderr[-3000:]

@@ -80,7 +80,7 @@ def check_output(nb, task: str) -> str:
 
 def test_does_the_otter_section_lead_to_the_kits_messages_in_grader_check_and_its_scores(tmp_path):
     root = a_kit_folder(tmp_path)
-    assign, grade = blocks("Jupyter courses: otter-grader")
+    assign, check, grade = blocks("Jupyter courses: otter-grader")
     sh(assign, root, root)
     dist = root / "hw1-otter" / "dist"
 
@@ -91,6 +91,13 @@ def test_does_the_otter_section_lead_to_the_kits_messages_in_grader_check_and_it
     shown = check_output(run_in_kernel(ana / "backprop.ipynb"), "add")
     assert "[failed]" in shown and "add/" in shown, shown[:3000]
     assert "Traceback" not in shown
+
+    # the same student from a terminal, in the folder, with otter's own command: add's failing cases
+    said = sh(check, ana, root)
+    parts = re.split(r"^(\w+) results:", said, flags=re.M)  # otter's `<question> results:` sections
+    add = dict(zip(parts[1::2], parts[2::2]))["add"]
+    assert "Test case failed" in add and "[failed]" in add and re.search(r"^\s+add/\S+: ", add, flags=re.M), add[:3000]
+    assert "All tests passed!" not in said and "ZeroDivisionError" not in said
 
     # a student with the notebook alone: one line, no traceback
     lone = tmp_path / "lone"
