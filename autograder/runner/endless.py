@@ -37,6 +37,9 @@ LOOKS = 3         # looks in a row that see no CPU before a case counts as waiti
                   # leave a loop no CPU over one)
 BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
                   # some; a process that sleeps or waits gets none
+CONFIRMED = ("still computing after {seconds:g} s of CPU, its whole case_timeout (a case that ran far longer than "
+             "the cases before it is run again, timed by the CPU it uses: a busy machine changes nothing): "
+             "an endless loop?")
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _CPUCLOCK_SCHED = 2  # a process CPU clock id: (~pid << 3) | CPUCLOCK_SCHED (linux/posix-timers.h)
 
@@ -145,3 +148,53 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
         return wait(deadline), False  # it waits: it keeps its whole time
     finally:
         watch.left = max(0.0, watch.left - since.used())
+
+
+STRETCH = 20  # a confirmation's case (or import) is never awaited longer than this many times its time
+SLICE = 0.25  # seconds between the looks of a confirmation
+
+
+def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object], timeout: object,
+                  until: float = float("inf")) -> tuple[object, str | None]:
+    """An answer awaited as a confirmation does (confirm.py): until the process tree under `pid` has computed
+    `seconds` of CPU, or waited `seconds` (the slices it was not runnable, less what it computed in them), or
+    STRETCH times `seconds` on the clock (a runnable tree a busy machine gives next to no CPU), or `until`.
+    (the answer or `timeout`, and why not: "computing", "waiting", "stretch", or None when it answered or
+    `until` came). CPU and waiting are what the case does, not how busy the machine is: the same verdict on a
+    quiet and a loaded machine, at any priority."""
+    probe, waited = Probe(pid), 0.0
+    last = probe.cpu
+    stretch = min(until, time.monotonic() + STRETCH * seconds)
+    while True:
+        left = max(0.01, min(seconds - probe.used(), seconds - waited, SLICE))
+        before = time.monotonic()
+        raw = wait(min(before + left, stretch))
+        if raw != timeout:
+            return raw, None
+        now, cpu = time.monotonic(), usage(pid)
+        if cpu - probe.cpu >= seconds:
+            return timeout, "computing"
+        if not runnable(pid):
+            waited += max(0.0, (now - before) - (cpu - last))
+        last = cpu
+        if waited >= seconds:
+            return timeout, "waiting"
+        if now >= stretch:
+            return timeout, None if now >= until else "stretch"
+
+
+def runnable(pid: int) -> bool:
+    """Is a thread of the process tree under `pid` running or waiting only for a CPU (state R)?"""
+    for one in tree(pid):
+        try:
+            tasks = os.listdir(f"/proc/{one}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{one}/task/{tid}/stat", "rb") as f:
+                    if f.read().rpartition(b")")[2].split()[:1] == [b"R"]:
+                        return True
+            except OSError:
+                continue
+    return False
