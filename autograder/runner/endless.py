@@ -37,9 +37,8 @@ LOOKS = 3         # looks in a row that see no CPU before a case counts as waiti
                   # leave a loop no CPU over one)
 BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
                   # some; a process that sleeps or waits gets none
-CONFIRMED = ("still computing after {seconds:g} s of CPU, its whole case_timeout (a case that ran far longer than "
-             "the cases before it is run again, timed by the CPU it uses: a busy machine changes nothing): "
-             "an endless loop?")
+CONFIRMED = ("still computing after {seconds:g} s of CPU, its whole case_timeout (counted in CPU time: a busy "
+             "machine changes nothing): an endless loop?")
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _CPUCLOCK_SCHED = 2  # a process CPU clock id: (~pid << 3) | CPUCLOCK_SCHED (linux/posix-timers.h)
 
@@ -150,25 +149,22 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
         watch.left = max(0.0, watch.left - since.used())
 
 
-STRETCH = 20  # a confirmation's case (or import) is never awaited longer than this many times its time
 SLICE = 0.25  # seconds between the looks of a confirmation
 
 
 def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object], timeout: object,
                   until: float = float("inf")) -> tuple[object, str | None]:
     """An answer awaited as a confirmation does (confirm.py): until the process tree under `pid` has computed
-    `seconds` of CPU, or waited `seconds` (the slices it was not runnable, less what it computed in them), or
-    STRETCH times `seconds` on the clock (a runnable tree a busy machine gives next to no CPU), or `until`.
-    (the answer or `timeout`, and why not: "computing", "waiting", "stretch", or None when it answered or
-    `until` came). CPU and waiting are what the case does, not how busy the machine is: the same verdict on a
-    quiet and a loaded machine, at any priority."""
+    `seconds` of CPU, or waited `seconds` (on the clock, while no thread of it was runnable, less what it
+    computed), or until `until`: (the answer or `timeout`, and why not: "computing", "waiting", or None when
+    it answered or `until` came). A runnable tree the machine gives little CPU (a busy machine, idle priority)
+    is neither: CPU and waiting are what the case does, so the verdict is the same on a quiet and a loaded
+    machine, at any priority."""
     probe, waited = Probe(pid), 0.0
     last = probe.cpu
-    stretch = min(until, time.monotonic() + STRETCH * seconds)
     while True:
-        left = max(0.01, min(seconds - probe.used(), seconds - waited, SLICE))
         before = time.monotonic()
-        raw = wait(min(before + left, stretch))
+        raw = wait(min(before + max(0.01, min(seconds - probe.used(), seconds - waited, SLICE)), until))
         if raw != timeout:
             return raw, None
         now, cpu = time.monotonic(), usage(pid)
@@ -179,8 +175,8 @@ def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object], tim
         last = cpu
         if waited >= seconds:
             return timeout, "waiting"
-        if now >= stretch:
-            return timeout, None if now >= until else "stretch"
+        if now >= until:
+            return timeout, None
 
 
 def runnable(pid: int) -> bool:
