@@ -75,7 +75,8 @@ def test_does_work_done_once_keep_full_marks_at_each_sandbox_level_beside_two_cp
     assert report.score == report.max_score
 
 
-@pytest.mark.parametrize("level", ["default", *(pytest.param(name, marks=pytest.mark.slow) for name in sorted(LEVELS))])
+@pytest.mark.slow
+@pytest.mark.parametrize("level", ["default", *sorted(LEVELS)])
 def test_is_an_endless_relu_beside_a_long_self_check_the_only_thing_stopped_in_each_restarted_child(
         tmp_path, level, two_burners, monkeypatch):
     """Every relu loops: each of its tasks' first case is stopped, and the child started again; each fresh child
