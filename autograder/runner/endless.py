@@ -19,6 +19,9 @@ count for the whole thread group), plus what its reaped children used (/proc's c
 The CPU, not the wall clock, decides: on a loaded machine a case that gets half a CPU spends its
 one-time work in twice the time, and is not stopped for it. A case that waits (sleeps, reads a slow
 disk, gets no CPU) is not stopped early: it has until the case_timeout.
+
+A stop here is a guess, never a verdict: the run is done again with no early stop (confirm.py), each case
+awaited by `timed_by_work` (its case_timeout in CPU seconds, or as long not runnable).
 """
 from __future__ import annotations
 
