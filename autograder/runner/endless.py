@@ -155,31 +155,29 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
 SLICE = 0.25  # seconds between the looks of a confirmation
 
 
-def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object], timeout: object,
-                  until: float = float("inf")) -> tuple[object, str | None]:
+def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object],
+                  timeout: object) -> tuple[object, str | None, float]:
     """An answer awaited as a confirmation does (confirm.py): until the process tree under `pid` has computed
     `seconds` of CPU, or waited `seconds` (on the clock, while no thread of it was runnable, less what it
-    computed), or until `until`: (the answer or `timeout`, and why not: "computing", "waiting", or None when
-    it answered or `until` came). A runnable tree the machine gives little CPU (a busy machine, idle priority)
-    is neither: CPU and waiting are what the case does, so the verdict is the same on a quiet and a loaded
-    machine, at any priority."""
+    computed). (the answer or `timeout`; why not: "computing", "waiting", or None when it answered; the
+    seconds it computed and waited.) A runnable tree the machine gives little CPU (a busy machine, idle
+    priority) is neither: CPU and waiting are what the case does, so the verdict is the same on a quiet and a
+    loaded machine, at any priority."""
     probe, waited = Probe(pid), 0.0
     last = probe.cpu
     while True:
         before = time.monotonic()
-        raw = wait(min(before + max(0.01, min(seconds - probe.used(), seconds - waited, SLICE)), until))
-        if raw != timeout:
-            return raw, None
+        raw = wait(before + max(0.01, min(seconds - probe.used(), seconds - waited, SLICE)))
         now, cpu = time.monotonic(), usage(pid)
+        if raw != timeout:
+            return raw, None, cpu - probe.cpu + waited
         if cpu - probe.cpu >= seconds:
-            return timeout, "computing"
+            return timeout, "computing", cpu - probe.cpu + waited
         if not runnable(pid):
             waited += max(0.0, (now - before) - (cpu - last))
         last = cpu
         if waited >= seconds:
-            return timeout, "waiting"
-        if now >= until:
-            return timeout, None
+            return timeout, "waiting", cpu - probe.cpu + waited
 
 
 def runnable(pid: int) -> bool:

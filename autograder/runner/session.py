@@ -26,7 +26,8 @@ from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, Nonces, answer, decode_line, parse_import, read_case,
 )
 from autograder.runner import confirm
-from autograder.runner.endless import CONFIRMED, EndlessWatch, timed_by_work, watched
+from autograder.runner.clocks import WallClock, WorkClock
+from autograder.runner.endless import CONFIRMED, EndlessWatch, watched
 from autograder.runner.exits import describe_exit
 from autograder.runner.limits import Limits
 from autograder.runner.payloads import header, payload
@@ -81,12 +82,11 @@ def run_cases(
 
 def _run_once(run: "_Run", cases: list[Case], limits: Limits) -> RunResult:
     budget = limits.budget(len(cases), len({c.task for c in cases}))
-    # a confirmation's cases are timed by their CPU and waiting (each case_timeout at most), not by the clock
-    run.budget, run.budget_end = budget, float("inf") if run.confirming else time.monotonic() + budget
+    run.budget, run.clock = budget, WorkClock(budget) if run.confirming else WallClock(budget)  # clocks.py
     with one_cpu():  # this thread and its children on one CPU: a case's round trip stays on it
         pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
         while pending:
-            if time.monotonic() >= run.budget_end:
+            if run.clock.out():
                 run.out_of_budget(pending)
                 break
             pending = run.one_child(pending)
@@ -105,7 +105,7 @@ class _Run:
         self.timeouts: Counter[str] = Counter()
         self.ignored = 0
         self.child_errors: list[str] = []
-        self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
+        self.budget, self.clock = float("inf"), WallClock(float("inf"))  # the submission's budget
         self.stderr_mark = 0                    # the child's stderr before the case under way
         self.start_bytes, self.refused, self.dropped_from = 0, 0, 0  # _count_from: where the counts of a message start
         self.nonces = Nonces(0)                 # the running child's (one_child draws them)
@@ -149,7 +149,7 @@ class _Run:
                         sent = self._send(child, cases[i + 1])
                     self.outcomes[case.id] = self._parse(raw, case)
                     continue
-                if raw == TIMEOUT and time.monotonic() >= self.budget_end:
+                if raw == TIMEOUT and self.clock.out():
                     child.kill()
                     self.out_of_budget(cases[i:])
                     return []
@@ -164,14 +164,14 @@ class _Run:
     def _await_case(self, child: Child, case: Case, nonce: str, start: float):
         """The case's answer, TIMEOUT, DEAD or FLOOD. A case still computing long past every case
         before it (endless.py) is stopped then, as a timeout that says so."""
-        deadline = min(start + self.limits.case_timeout, self.budget_end)
         self._count_from(child)  # the flood bounds count across the case's waits
         wait = lambda until: self._await(child, until, answer, case.id, nonce)  # noqa: E731
-        if self.confirming:
-            raw, why = timed_by_work(child.proc.pid, self.limits.case_timeout, wait, TIMEOUT, self.budget_end)
-            if why == "computing":
+        if isinstance(self.clock, WorkClock):  # a confirmation: no guess
+            raw, through = self.clock.case(child.proc.pid, self.limits.case_timeout, wait, TIMEOUT)
+            if through:
                 self.early_stops[case.id] = CONFIRMED.format(seconds=self.limits.case_timeout)
             return raw
+        deadline = min(start + self.limits.case_timeout, self.clock.end)
         raw, stopped = watched(self.endless, child.proc.pid, start, deadline, wait, TIMEOUT)
         if stopped:
             self.early_stops[case.id] = self.endless.message()
@@ -180,9 +180,7 @@ class _Run:
     def _await_import(self, child: Child, nonce: str):
         """The import line, TIMEOUT, DEAD or FLOOD: within import_timeout (of CPU and waiting, confirming)."""
         wait = lambda until: self._await(child, until, self._import_line, nonce)  # noqa: E731
-        if self.confirming:
-            return timed_by_work(child.proc.pid, self.limits.import_timeout, wait, TIMEOUT, self.budget_end)[0]
-        return wait(min(time.monotonic() + self.limits.import_timeout, self.budget_end))
+        return self.clock.import_line(child.proc.pid, self.limits.import_timeout, wait, TIMEOUT)
 
     def _count_from(self, child: Child) -> None:
         """Start the counts of what is read for one message (a case's, the imports'), whatever its waits."""
