@@ -4,11 +4,14 @@ A pool worker grades in runner/confirm.DEFER mode: a case the endless watch stop
 case_timeout or import_timeout) is left as it is and the worker says so (worker.grade_started's third
 value). The pool then hands the submission to its confirmer: one more process of the same kind (warm, ended
 with the grading process), in confirm.CONFIRMING mode, that grades it again whole, in fresh children with the
-same sandbox, with no early stop and each case timed by the CPU it uses; that report is the submission's. The
-confirmer runs at SCHED_IDLE, and so do the children it starts: it takes only CPU the workers leave, so on a
-one-worker batch (the other core free) a confirmation costs little wall time. Once every submission is graded
-and only confirmations are left, the pool raises it and its children to normal priority (`hurry`). Where the
-grader may not raise a priority again (no CAP_SYS_NICE), the confirmer runs at normal priority throughout.
+same sandbox, with no early stop and each case timed by the CPU it uses; that report is the submission's.
+Where the workers are fewer than the CPUs the grader may use, the confirmer runs beside them at normal
+priority, on a CPU of its own (runner/same_cpu.py gives it the least held): a one-worker batch on two cores
+confirms on the other one. Where the workers fill the CPUs, it runs at SCHED_IDLE, and so do the children
+it starts: it takes only CPU the workers leave, and once every submission is graded and only confirmations
+are left, the pool raises it and its children to normal priority (`hurry`). Where the grader may not raise a
+priority again (no CAP_SYS_NICE), it runs at normal priority throughout. Its verdicts are the same at any
+priority: CPU time decides.
 """
 from __future__ import annotations
 
@@ -20,11 +23,12 @@ from autograder.runner import confirm
 from autograder.runner.cleanup import tree
 
 
-def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None) -> None:
-    """The confirmer's initializer: a worker's (worker.start_worker), at idle priority, confirming."""
+def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None, low: bool = True) -> None:
+    """The confirmer's initializer: a worker's (worker.start_worker), confirming; at idle priority if `low`."""
     from autograder.batch.worker import start_worker
 
-    idle()
+    if low:
+        idle()
     start_worker(slots, taken, grade_one, rubric, parent)
     confirm.set_mode(confirm.CONFIRMING)
 
@@ -70,8 +74,10 @@ def normal(pid: int) -> None:
 class Confirmer:
     """One process confirming submissions, started on the first one that needs it."""
 
-    def __init__(self, grade_one, fields: dict):
+    def __init__(self, grade_one, fields: dict, workers: int):
         self.grade_one, self.fields = grade_one, fields
+        usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        self.low = workers >= usable  # the workers fill the CPUs: confirm at idle priority
         self.executor: ProcessPoolExecutor | None = None
         self.hurried = False
 
@@ -80,7 +86,7 @@ class Confirmer:
             context = multiprocessing.get_context("spawn")
             slots, taken = context.RawArray("q", 1), context.Value("i", 0)
             self.executor = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=start_confirmer,
-                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid()))
+                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid(), self.low))
         future = self.executor.submit(fn, *args)
         if self.hurried:
             self.hurry()

@@ -62,7 +62,7 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
         if meanwhile is not None:
             meanwhile()
         return
-    confirmer = _Confirming(Confirmer(grade_one, fields), grade_one, fields)
+    confirmer = _Confirming(Confirmer(grade_one, fields, workers), grade_one, fields)
     try:
         while pending:
             in_flight = _run_pool(pending, min(workers, len(pending)), grade_one, fields, on_done, confirmer,
