@@ -15,8 +15,9 @@ for SIGKILL on its parent's death (runner/parent_death.py), which is sent when t
 it ends: the one calling grade_parallel, which waits for them.
 
 A submission whose grading stopped a case by a guess (the endless watch, or a clock) is graded again by
-the confirmer (confirmer.py: one process at idle priority beside the workers, no guess, CPU-timed cases), and
-that report is the one given to `on_done`, when it comes; a confirmer that fails leaves the first report.
+the confirmer (confirmer.py: one process beside the workers, no guess, CPU-timed cases), and that report is
+the one given to `on_done`, when it comes; a confirmer that fails leaves the first report. After a Ctrl-C, the
+submissions not yet confirmed are not reported: the next run grades them.
 """
 from __future__ import annotations
 
@@ -168,14 +169,15 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
 def _results(done, running: dict[Future, tuple[Job, int]], broken: list[tuple[Job, int]],
              confirming: _Confirming | None) -> list[tuple]:
     """(job, report, why) of each finished future, taken out of `running`; those the pool's break failed
-    go to `broken` instead, those a guess stopped a case of to `confirming` (without it: as they are)."""
+    go to `broken` instead, those a guess stopped a case of to `confirming` (without it: dropped)."""
     finished = []
     for future in [f for f in done if f in running]:
         job, seq = running.pop(future)
         try:
             report, why, guessed = future.result()
-            if guessed and confirming is not None:
-                confirming.add(job, report, why)
+            if guessed:  # without a confirmer (a Ctrl-C): not stored, graded again on the next run
+                if confirming is not None:
+                    confirming.add(job, report, why)
                 continue
         except BrokenProcessPool:
             broken.append((job, seq))
