@@ -80,3 +80,23 @@ def test_is_an_answer_taken_at_once():
     finally:
         nap.kill()
         nap.wait()
+
+
+def test_is_an_import_that_a_busy_machine_slows_past_import_timeout_still_graded(tmp_path, started):
+    """An engine whose import computes ~1.2 s of CPU, with import_timeout 2 s, beside burners on every core:
+    on the clock the import may take longer than 2 s (a guess), but it computes less than 2 s, and the
+    confirmation, timed by its CPU, grades every case."""
+    from test_session import add_case, make_student, run
+
+    from autograder.runner import Limits
+
+    for _ in range(max(2, len(os.sched_getaffinity(0)))):
+        started("while True: pass")
+    root = make_student(tmp_path, """
+        _total = 0
+        for _i in range(24_000_000):  # ~1.2 s of CPU at import, once
+            _total += _i
+    """)
+    result = run(root, [add_case("add/one"), add_case("mul/two", task="mul")],
+                 limits=Limits(case_timeout=2.0, import_timeout=2.0))
+    assert [o.status for o in result.outcomes.values()] == ["ok", "ok"], result.outcomes
