@@ -12,7 +12,7 @@ import time
 import pytest
 
 from autograder.runner import Limits, run_cases
-from autograder.runner.endless import FACTOR, FLOOR, ONE_TIME, EndlessWatch, Probe, watched
+from autograder.runner.endless import FACTOR, FLOOR, ONE_TIME, EndlessWatch, Probe, runnable, watched
 from test_session import add_case, make_student, poke, run
 
 SLOW = Limits(case_timeout=3.0, import_timeout=5.0)
@@ -179,7 +179,9 @@ def test_does_a_probe_tell_a_spinning_process_from_a_sleeping_one():
     spin = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     nap = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        time.sleep(0.2)
+        end = time.monotonic() + 30  # on a loaded machine the napper's start (an interpreter) may take a while
+        while runnable(nap.pid) and time.monotonic() < end:
+            time.sleep(0.05)
         spinning, napping = Probe(spin.pid), Probe(nap.pid)
         time.sleep(0.2)
         assert spinning.computing()
