@@ -116,7 +116,8 @@ def test_an_endless_loop_times_out_that_case_only_and_leaves_no_process(tmp_path
     """)
     started = time.monotonic()
     result = run(root, [add_case("add/before"), poke("add/loop", "loop"), add_case("mul/after", task="mul")])
-    assert time.monotonic() - started < 5
+    # the guess, then its confirmation: the loop's 1 s of CPU, which a loaded machine spreads over several
+    assert time.monotonic() - started < 30
     assert result.outcomes["add/loop"].status == "timeout"
     assert result.outcomes["add/loop"].message.endswith("an endless loop?")
     assert result.outcomes["add/before"].status == result.outcomes["mul/after"].status == "ok"
