@@ -89,7 +89,8 @@ class Rubric:
     # (every task timing out twice, or a tenth of them running their full case_timeout)
     submission_budget: float = 0.0
     # seconds of CPU each of a submission's processes may spend on work done once (an import, a
-    # self-check) before a case computing far past the others is stopped as an endless loop (runner/endless.py)
+    # self-check) before a case computing far past the others is suspected of an endless loop (runner/endless.py;
+    # a guess, confirmed by grading the submission again: runner/confirm.py)
     one_time_work: float = 0.3
     activation: str = "tanh"
     hidden_seed: int | None = None

@@ -6,7 +6,9 @@ the wall time).
 
 The two classes are graded in turns (with, without, with, ...), R times each, as real `autograder grade
 --workers 1` processes with the goldens already cached; the medians are compared, in wall clock and in the
-CPU time of the whole process tree (which a shared machine changes less). bench_batch.py runs it too.
+CPU time of the whole process tree (which a shared machine changes less). An endless submission is graded
+again by the pool's confirmer (runner/confirm.py); how many each run stopped there is printed. bench_batch.py
+runs it too (--endless-repeats).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_batch  # noqa: E402
 
 GOAL = 0.10  # of the one-worker batch's wall time without endless loops
+CONFIRMED = "of CPU, its whole case_timeout"  # runner/endless.CONFIRMED: a loop the confirmation stopped
 
 
 def without_endless(subs: Path, made: list, dest: Path) -> list:
@@ -42,12 +45,15 @@ def measure(subs: Path, made: list, tmp: Path, env: dict, repeats: int) -> dict:
     endless = without_endless(subs, made, twin)
     wall: dict[str, list[float]] = {"with": [], "without": []}
     cpu: dict[str, list[float]] = {"with": [], "without": []}
+    confirmed: list[int] = []  # per run with: the submissions whose loop the confirmation stopped (the gradebook)
     for r in range(repeats):
         for label, folder in (("with", subs), ("without", twin)):
             out = tmp / f"out-endless-{label}-{r}"
             seconds, _ = bench_batch.cli_grade(folder, out, 1, env)
             wall[label].append(seconds)
             cpu[label].append(bench_batch.CPU[str(out)])
+            if label == "with":
+                confirmed.append((out / "gradebook.csv").read_text(encoding="utf-8").count(CONFIRMED))
             shutil.rmtree(out, ignore_errors=True)
     med = {k: statistics.median(v) for k, v in wall.items()}
     med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
@@ -57,7 +63,7 @@ def measure(subs: Path, made: list, tmp: Path, env: dict, repeats: int) -> dict:
             "extra_wall": extra, "share_of_wall": extra / med["without"],
             "extra_cpu": med_cpu["with"] - med_cpu["without"],
             "share_of_cpu": (med_cpu["with"] - med_cpu["without"]) / med_cpu["without"],
-            "per_endless_wall": extra / max(1, len(endless)),
+            "per_endless_wall": extra / max(1, len(endless)), "confirmed": confirmed,
             "goal": GOAL, "goal_met": extra / med["without"] < GOAL}
 
 
@@ -72,6 +78,8 @@ def lines(numbers: dict) -> list[str]:
         f"  CPU (the process tree): {cpu['with']:.2f} s with, {cpu['without']:.2f} s without: "
         f"+{numbers['extra_cpu']:.2f} s = {numbers['share_of_cpu']:+.1%} ({numbers['extra_cpu'] / max(1, e):.2f} s an "
         "endless submission; what a loaded machine changes least: one worker computes one thing at a time)",
+        f"  endless submissions stopped by the confirmation (still computing through the case_timeout in CPU), "
+        f"each run: {', '.join(map(str, numbers['confirmed']))} of {e}",
         f"  runs (wall s): with {', '.join(f'{s:.2f}' for s in numbers['wall']['with'])}; "
         f"without {', '.join(f'{s:.2f}' for s in numbers['wall']['without'])}",
         f"  runs (CPU s): with {', '.join(f'{s:.2f}' for s in numbers['cpu']['with'])}; "

@@ -13,6 +13,11 @@ and the first pool's start overlaps what the caller prepares meanwhile (the gold
 Workers end with the grading process however it dies (SIGKILL, the OOM killer): each asks the kernel
 for SIGKILL on its parent's death (runner/parent_death.py), which is sent when the thread that started
 it ends: the one calling grade_parallel, which waits for them.
+
+A submission whose grading stopped a case by a guess (the endless watch, or a clock) is graded again by
+the confirmer (confirmer.py: one process beside the workers, no guess, CPU-timed cases), and that report is
+the one given to `on_done`, when it comes; a confirmer that fails leaves the first report. After a Ctrl-C, the
+submissions not yet confirmed are not reported: the next run grades them.
 """
 from __future__ import annotations
 
@@ -28,8 +33,9 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
+from autograder.batch.confirmer import Confirmer
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
-from autograder.batch.worker import GradeOne, grade_started, rubric_fields, start_worker
+from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
 
 STOP_WAIT = 5.0  # seconds, after a Ctrl-C, for the results the stopped workers had sent
 AHEAD = 1  # jobs handed over per worker beyond the one it grades: ready the moment it finishes
@@ -57,15 +63,52 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
         if meanwhile is not None:
             meanwhile()
         return
-    while pending:
-        in_flight = _run_pool(pending, min(workers, len(pending)), grade_one, fields, on_done, meanwhile)
-        meanwhile = None
-        if len(in_flight) == 1:
-            on_done(in_flight[0], None, WORKER_DIED)
-        elif in_flight:  # any of them may have killed the pool: try each alone
-            for job in in_flight:
-                if _run_pool(deque([job]), 1, grade_one, fields, on_done):
-                    on_done(job, None, WORKER_DIED)
+    confirmer = _Confirming(Confirmer(grade_one, fields, workers), grade_one, fields)
+    try:
+        while pending:
+            in_flight = _run_pool(pending, min(workers, len(pending)), grade_one, fields, on_done, confirmer,
+                                  meanwhile)
+            meanwhile = None
+            if len(in_flight) == 1:
+                on_done(in_flight[0], None, WORKER_DIED)
+            elif in_flight:  # any of them may have killed the pool: try each alone
+                for job in in_flight:
+                    if _run_pool(deque([job]), 1, grade_one, fields, on_done, confirmer):
+                        on_done(job, None, WORKER_DIED)
+        confirmer.confirmer.hurry()  # only confirmations are left: at normal priority
+        while confirmer.futures:
+            done, _ = wait(confirmer.futures, return_when=FIRST_COMPLETED)
+            with sigint_deferred():
+                for job, report, why in confirmer.results(done):
+                    on_done(job, report, why)
+    except BaseException:
+        confirmer.confirmer.shutdown(now=True)
+        raise
+    confirmer.confirmer.shutdown()
+
+
+class _Confirming:
+    """The confirmations under way: future -> (the job, its first report and why)."""
+
+    def __init__(self, confirmer: Confirmer, grade_one: GradeOne, fields: dict):
+        self.confirmer, self.grade_one, self.fields = confirmer, grade_one, fields
+        self.futures: dict[Future, tuple[Job, Report | None, str | None]] = {}
+
+    def add(self, job: Job, report: Report | None, why: str | None) -> None:
+        future = self.confirmer.submit(grade_job, self.grade_one, job.path, job.student, self.fields, job.variant)
+        self.futures[future] = (job, report, why)
+
+    def results(self, done) -> list[tuple]:
+        """(job, report, why) of each finished confirmation; where it failed, the first grading's."""
+        finished = []
+        for future in [f for f in done if f in self.futures]:
+            job, report, why = self.futures.pop(future)
+            try:
+                confirmed, said = future.result()
+            except BaseException:  # noqa: BLE001 - a broken confirmer: the guess stands, nothing is lost
+                confirmed, said = None, None
+            finished.append((job, confirmed, said) if confirmed is not None else (job, report, why))
+        return finished
 
 
 class _Pool:
@@ -90,7 +133,7 @@ class _Pool:
 
 
 def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict, on_done: OnDone,
-              meanwhile: Callable[[], None] | None = None) -> list[Job]:
+              confirming: _Confirming, meanwhile: Callable[[], None] | None = None) -> list[Job]:
     """Grade from `pending` until it is empty ([]) or the pool breaks (the jobs then started)."""
     pool = _Pool(max(1, width), grade_one, fields)
     running: dict[Future, tuple[Job, int]] = {}
@@ -101,19 +144,19 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
             meanwhile()
         _fill(pool.executor, pending, running, width, broken, grade_one, fields, seqs)
         while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            done, _ = wait({*running, *confirming.futures}, return_when=FIRST_COMPLETED)
             # the idle workers get their next submissions first: storing these (the feedback pages,
             # their pictures) then runs while they grade, not while they wait. A Ctrl-C meanwhile (or
             # from a submission just started) waits until they are stored: none is graded twice
             with sigint_deferred():
-                finished = _results(done, running, broken)
+                finished = _results(done, running, broken, confirming) + confirming.results(done)
                 _fill(pool.executor, pending, running, width, broken, grade_one, fields, seqs)
                 for job, report, why in finished:
                     on_done(job, report, why)
     except KeyboardInterrupt:  # Ctrl-C: stop the workers now, keeping what they had sent back
         _stop(pool.executor)
         wait(running, timeout=STOP_WAIT)
-        for job, report, why in _results([f for f in running if f.done() and not f.cancelled()], running, []):
+        for job, report, why in _results([f for f in running if f.done() and not f.cancelled()], running, [], None):
             on_done(job, report, why)
         raise
     except BaseException:  # a failing on_done: stop the workers now
@@ -123,14 +166,19 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
     return _suspects(broken, pool.started(), pending)
 
 
-def _results(done, running: dict[Future, tuple[Job, int]], broken: list[tuple[Job, int]]) -> list[tuple]:
+def _results(done, running: dict[Future, tuple[Job, int]], broken: list[tuple[Job, int]],
+             confirming: _Confirming | None) -> list[tuple]:
     """(job, report, why) of each finished future, taken out of `running`; those the pool's break failed
-    go to `broken` instead."""
+    go to `broken` instead, those a guess stopped a case of to `confirming` (without it: dropped)."""
     finished = []
-    for future in done:
+    for future in [f for f in done if f in running]:
         job, seq = running.pop(future)
         try:
-            report, why = future.result()
+            report, why, guessed = future.result()
+            if guessed:  # without a confirmer (a Ctrl-C): not stored, graded again on the next run
+                if confirming is not None:
+                    confirming.add(job, report, why)
+                continue
         except BrokenProcessPool:
             broken.append((job, seq))
             continue

@@ -64,8 +64,12 @@ def start_worker(slots, taken, grade_one: GradeOne, rubric: dict, parent: int | 
     """Pool initializer: deaf to Ctrl-C, ended with the grading process `parent` however it dies (its zygote and
     children with it: runner/parent_death.py), a slot of its own in `slots` (where it says which job it has
     started: only those are suspects when a worker dies), and warm before the first job arrives. Never raises: a
-    raising initializer would break the pool before any job could start."""
+    raising initializer would break the pool before any job could start. A case its grading stops by a guess is
+    left for the pool's confirmer (runner/confirm.py, batch/confirmer.py)."""
     ignore_sigint()
+    from autograder.runner import confirm
+
+    confirm.set_mode(confirm.DEFER)
     if parent is not None:
         from autograder.runner.parent_death import dier
 
@@ -106,12 +110,16 @@ def warm_hidden(rubric: Rubric) -> None:
 
 
 def grade_started(seq: int, grade_one: GradeOne, path: str, student: str, rubric: dict,
-                  variant: Variant | None = None) -> tuple[Report | None, str | None]:
-    """grade_job, once this worker's slot says it has started job `seq` (the pool hands over jobs ahead)."""
+                  variant: Variant | None = None) -> tuple[Report | None, str | None, bool]:
+    """grade_job, once this worker's slot says it has started job `seq` (the pool hands over jobs ahead), and
+    whether a case was stopped by a guess (left to the pool's confirmer: runner/confirm.py)."""
+    from autograder.runner import confirm
+
     if _SLOT:
         slots, index = _SLOT[0]
         slots[index] = seq
-    return grade_job(grade_one, path, student, rubric, variant)
+    guesses = confirm.deferred()
+    return (*grade_job(grade_one, path, student, rubric, variant), confirm.deferred() > guesses)
 
 
 def rubric_fields(rubric: Rubric) -> dict:

@@ -19,6 +19,9 @@ count for the whole thread group), plus what its reaped children used (/proc's c
 The CPU, not the wall clock, decides: on a loaded machine a case that gets half a CPU spends its
 one-time work in twice the time, and is not stopped for it. A case that waits (sleeps, reads a slow
 disk, gets no CPU) is not stopped early: it has until the case_timeout.
+
+A stop here is a guess, never a verdict: the run is done again with no early stop (confirm.py), each case
+awaited by `timed_by_work` (its case_timeout in CPU seconds, or as long not runnable).
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ LOOKS = 3         # looks in a row that see no CPU before a case counts as waiti
                   # leave a loop no CPU over one)
 BUSY = 0.05       # the share of a core that counts as computing: a loop on a loaded machine still gets
                   # some; a process that sleeps or waits gets none
+CONFIRMED = ("still computing after {seconds:g} s of CPU, its whole case_timeout (counted in CPU time: a busy "
+             "machine changes nothing): an endless loop?")
 _TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _CPUCLOCK_SCHED = 2  # a process CPU clock id: (~pid << 3) | CPUCLOCK_SCHED (linux/posix-timers.h)
 
@@ -145,3 +150,48 @@ def watched(watch: EndlessWatch, pid: int, sent: float, deadline: float, wait: C
         return wait(deadline), False  # it waits: it keeps its whole time
     finally:
         watch.left = max(0.0, watch.left - since.used())
+
+
+SLICE = 0.25  # seconds between the looks of a confirmation
+
+
+def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object],
+                  timeout: object) -> tuple[object, str | None, float]:
+    """An answer awaited as a confirmation does (confirm.py): until the process tree under `pid` has computed
+    `seconds` of CPU, or waited `seconds` (on the clock, while no thread of it was runnable, less what it
+    computed). (the answer or `timeout`; why not: "computing", "waiting", or None when it answered; the
+    seconds it computed and waited.) A runnable tree the machine gives little CPU (a busy machine, idle
+    priority) is neither: CPU and waiting are what the case does, so the verdict is the same on a quiet and a
+    loaded machine, at any priority."""
+    probe, waited = Probe(pid), 0.0
+    last = probe.cpu
+    while True:
+        before = time.monotonic()
+        raw = wait(before + max(0.01, min(seconds - probe.used(), seconds - waited, SLICE)))
+        now, cpu = time.monotonic(), usage(pid)
+        if raw != timeout:
+            return raw, None, cpu - probe.cpu + waited
+        if cpu - probe.cpu >= seconds:
+            return timeout, "computing", cpu - probe.cpu + waited
+        if not runnable(pid):
+            waited += max(0.0, (now - before) - (cpu - last))
+        last = cpu
+        if waited >= seconds:
+            return timeout, "waiting", cpu - probe.cpu + waited
+
+
+def runnable(pid: int) -> bool:
+    """Is a thread of the process tree under `pid` running or waiting only for a CPU (state R)?"""
+    for one in tree(pid):
+        try:
+            tasks = os.listdir(f"/proc/{one}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{one}/task/{tid}/stat", "rb") as f:
+                    if f.read().rpartition(b")")[2].split()[:1] == [b"R"]:
+                        return True
+            except OSError:
+                continue
+    return False

@@ -6,11 +6,12 @@ the awaited case's line echoing that nonce (protocol.py), so nothing the student
 code writes ahead can pass for a later case's result. A case that times out or takes
 the child down costs that case only: the child's whole session is killed and a fresh
 child runs the rest. A case still computing far past every case before it is stopped early
-(endless.py); a task with a case that timed out has its remaining cases skipped.
+(endless.py); a task with a case that timed out has its remaining cases skipped. Such a stop, and a
+case_timeout or import_timeout on the clock, is a guess: the submission is run again with no early stop, each
+case timed by the CPU it uses (confirm.py), in place or (in a batch) by the pool's confirmer.
 """
 from __future__ import annotations
 
-import json
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,14 +21,16 @@ from typing import Callable, Mapping, Sequence
 from autograder.cases.model import Case
 from autograder.config import Rubric
 from autograder.runner.levels import Level, current as current_level
-from autograder.runner.packages import package_paths
 from autograder.runner.same_cpu import one_cpu
 from autograder.runner.protocol import (
     JOB_PIPE_LOST, RESULT_PIPE_LOST, CaseOutcome, ImportOutcome, Nonces, answer, decode_line, parse_import, read_case,
 )
-from autograder.runner.endless import EndlessWatch, watched
+from autograder.runner import confirm
+from autograder.runner.clocks import WallClock, WorkClock
+from autograder.runner.endless import CONFIRMED, EndlessWatch, watched
 from autograder.runner.exits import describe_exit
 from autograder.runner.limits import Limits
+from autograder.runner.payloads import header, payload
 from autograder.runner.sandbox import DEAD, FLOOD, TIMEOUT, Child
 
 MAX_TIMEOUTS_PER_TASK = 1  # then the task's other cases are skipped: its loop would cost each one
@@ -42,16 +45,13 @@ FLOODED = ("your code flooded the grader's result pipe {during} (more than the g
            "the case fails")
 
 
-_PAYLOADS: dict[int, tuple[Case, bytes]] = {}  # id(case) -> (the case, its line up to the nonce)
-MAX_PAYLOADS = 20_000                           # cases kept at most (a class's are a few hundred)
-
-
 @dataclass
 class RunResult:
     imports: ImportOutcome
     outcomes: dict[str, CaseOutcome]     # case id -> outcome, for every case
     sandbox: str = "basic"
     notes: list[str] = field(default_factory=list)
+    guessed: tuple[str, ...] = ()  # cases stopped by a guess: the endless watch or a clock (confirm.py), in order
 
 
 def run_cases(
@@ -68,71 +68,71 @@ def run_cases(
     the file by ("engine" -> "hw3.py"), for messages (Prepared.files); programs_dir: another folder of case
     programs. The sandbox level is the best this machine offers, or the one AUTOGRADER_SANDBOX insists on.
     allowed: the installed packages the child may import (the only ones it sees); forbidden: the ones it is
-    told it must not."""
+    told it must not. A case stopped early (a guess) is confirmed as the process's confirm.mode() says."""
     level = current_level()
-    run = _Run(Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level,
-               [name for name in allowed if name not in forbidden])
+    args = (Path(student_root).resolve(), limits, programs_dir, dict(files or {}), list(forbidden), level,
+            [name for name in allowed if name not in forbidden])
+    result = _run_once(_Run(*args, confirming=confirm.mode() == confirm.CONFIRMING), cases, limits)
+    if result.guessed and confirm.mode() == confirm.IN_PLACE:
+        return _run_once(_Run(*args, confirming=True), cases, limits)
+    if result.guessed:
+        confirm.defer()
+    return result
+
+
+def _run_once(run: "_Run", cases: list[Case], limits: Limits) -> RunResult:
     budget = limits.budget(len(cases), len({c.task for c in cases}))
-    run.budget, run.budget_end = budget, time.monotonic() + budget
+    run.budget, run.clock = budget, WorkClock(budget) if run.confirming else WallClock(budget)  # clocks.py
     with one_cpu():  # this thread and its children on one CPU: a case's round trip stays on it
         pending = run.one_child(list(cases))  # once even with no cases: the imports are reported
         while pending:
-            if time.monotonic() >= run.budget_end:
+            if run.clock.out():
                 run.out_of_budget(pending)
                 break
             pending = run.one_child(pending)
-    return RunResult(run.imports or ImportOutcome({}), run.outcomes, level.name, run.notes())
+    return RunResult(run.imports or ImportOutcome({}), run.outcomes, run.level.name, run.notes(),
+                     tuple(c.id for c in cases if c.id in run.guessed))
 
 
 class _Run:
-    def __init__(self, root: Path, limits: Limits, programs_dir, files, forbidden, level: Level, allowed=()):
+    def __init__(self, root: Path, limits: Limits, programs_dir, files, forbidden, level: Level, allowed=(),
+                 confirming: bool = False):
         self.root, self.limits, self.programs_dir, self.level = root, limits, programs_dir, level
+        self.confirming = confirming  # no early stop; cases and the import timed by their CPU (confirm.py)
         self.files, self.forbidden, self.allowed = files, forbidden, list(allowed)
         self.imports: ImportOutcome | None = None
         self.outcomes: dict[str, CaseOutcome] = {}
         self.timeouts: Counter[str] = Counter()
         self.ignored = 0
         self.child_errors: list[str] = []
-        self.budget, self.budget_end = float("inf"), float("inf")  # the submission's wall-clock budget
+        self.budget, self.clock = float("inf"), WallClock(float("inf"))  # the submission's budget
         self.stderr_mark = 0                    # the child's stderr before the case under way
         self.start_bytes, self.refused, self.dropped_from = 0, 0, 0  # _count_from: where the counts of a message start
         self.nonces = Nonces(0)                 # the running child's (one_child draws them)
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0
         self.endless = EndlessWatch(limits.one_time_work)  # stops a case that computes far past the others
-        self.early_stops: dict[str, str] = {}   # case id -> why it was stopped before case_timeout
-
-    @staticmethod
-    def _payload(case: Case) -> bytes:
-        """The case's line up to its nonce, made once a process: the same (frozen) Case objects serve
-        every submission (grading.select_cases), so it is kept by the object itself, not its id."""
-        held = _PAYLOADS.get(id(case))
-        if held is not None and held[0] is case:
-            return held[1]
-        if len(_PAYLOADS) >= MAX_PAYLOADS:
-            _PAYLOADS.clear()
-        payload = b'{"case": ' + json.dumps(case.to_job()).encode() + b', "nonce": "'
-        _PAYLOADS[id(case)] = (case, payload)  # the case held: its id is not reused while it is here
-        return payload
+        self.early_stops: dict[str, str] = {}   # case id -> why it was stopped (early, or by a confirmation's CPU)
+        self.guessed: set[str] = set()          # cases a guess stopped (early, or the clock): to confirm
 
     def _send(self, child: Child, case: Case) -> tuple[str, float]:
         """Send one case with a fresh nonce; (the nonce, when it was sent: its deadline's start)."""
         nonce = self.nonces.take()
-        child.send(self._payload(case) + nonce.encode() + b'"}\n')
+        child.send(payload(case) + nonce.encode() + b'"}\n')
         return nonce, time.monotonic()
 
     def one_child(self, cases: list[Case]) -> list[Case]:
         """Run cases in one child until it finishes, hangs or dies; returns the cases still to run."""
         self.nonces = Nonces(1 + len(cases))  # this child's: the header's, and each case's
         nonce = self.nonces.take()
-        child = Child(self._job(cases, nonce), self.limits, programs_dir=self.programs_dir, level=self.level)
+        job = header(self.root, cases, nonce, self.forbidden, self.allowed, self.limits, self.files)
+        child = Child(job, self.limits, programs_dir=self.programs_dir, level=self.level)
         self.endless.new_process()  # its own time for work done once (an import, a self-check)
         try:
             for case in cases:  # while the child starts
-                self._payload(case)
+                payload(case)
             self._count_from(child)
-            imports = self._await(child, min(time.monotonic() + self.limits.import_timeout, self.budget_end),
-                                  self._import_line, nonce)
+            imports = self._await_import(child, nonce)
             if not isinstance(imports, ImportOutcome):
                 self._import_failed(child, imports, cases)
                 return []
@@ -149,7 +149,7 @@ class _Run:
                         sent = self._send(child, cases[i + 1])
                     self.outcomes[case.id] = self._parse(raw, case)
                     continue
-                if raw == TIMEOUT and time.monotonic() >= self.budget_end:
+                if raw == TIMEOUT and self.clock.out():
                     child.kill()
                     self.out_of_budget(cases[i:])
                     return []
@@ -164,28 +164,23 @@ class _Run:
     def _await_case(self, child: Child, case: Case, nonce: str, start: float):
         """The case's answer, TIMEOUT, DEAD or FLOOD. A case still computing long past every case
         before it (endless.py) is stopped then, as a timeout that says so."""
-        deadline = min(start + self.limits.case_timeout, self.budget_end)
         self._count_from(child)  # the flood bounds count across the case's waits
-        raw, stopped = watched(self.endless, child.proc.pid, start, deadline,
-                               lambda until: self._await(child, until, answer, case.id, nonce), TIMEOUT)
+        wait = lambda until: self._await(child, until, answer, case.id, nonce)  # noqa: E731
+        if isinstance(self.clock, WorkClock):  # a confirmation: no guess
+            raw, through = self.clock.case(child.proc.pid, self.limits.case_timeout, wait, TIMEOUT)
+            if through:
+                self.early_stops[case.id] = CONFIRMED.format(seconds=self.limits.case_timeout)
+            return raw
+        deadline = min(start + self.limits.case_timeout, self.clock.end)
+        raw, stopped = watched(self.endless, child.proc.pid, start, deadline, wait, TIMEOUT)
         if stopped:
             self.early_stops[case.id] = self.endless.message()
         return raw
 
-    def _job(self, cases: list[Case], nonce: str) -> dict:
-        """The header: everything but the cases' inputs, which come one at a time."""
-        return {
-            "student_root": str(self.root),
-            "nonce": nonce,
-            "cases": [{"id": case.id, "program": case.program} for case in cases],  # programs to load
-            "forbidden": self.forbidden,
-            "allowed": self.allowed,
-            "packages": list(package_paths(tuple(self.allowed))),  # Child turns them into the child's "site"
-            "output_cap": self.limits.output_cap,
-            "max_result_line": self.limits.max_result_line,
-            "import_seconds": self.limits.import_timeout,  # a notebook's cells share it (child/cells.py)
-            "files": self.files,
-        }
+    def _await_import(self, child: Child, nonce: str):
+        """The import line, TIMEOUT, DEAD or FLOOD: within import_timeout (of CPU and waiting, confirming)."""
+        wait = lambda until: self._await(child, until, self._import_line, nonce)  # noqa: E731
+        return self.clock.import_line(child.proc.pid, self.limits.import_timeout, wait, TIMEOUT)
 
     def _count_from(self, child: Child) -> None:
         """Start the counts of what is read for one message (a case's, the imports'), whatever its waits."""
@@ -234,6 +229,7 @@ class _Run:
             return CaseOutcome(case.id, "error", message=FLOODED.format(during="during this case"))
         if why == TIMEOUT:
             self.timeouts[case.task] += 1
+            self.guessed |= set() if self.confirming else {case.id}
             return CaseOutcome(case.id, "timeout", message=self.early_stops.get(case.id) or
                                f"took longer than {self.limits.case_timeout:g} s: an endless loop?")
         exited = child.exited(wait=0.5)
@@ -251,6 +247,7 @@ class _Run:
             child.kill()
             message = FLOODED.format(during="while it was imported")
         elif why == TIMEOUT:
+            self.guessed |= set() if self.confirming else {case.id for case in cases}
             message = (f"importing your code took longer than {self.limits.import_timeout:g} s: does a file "
                        "run something long when imported? (put it under `if __name__ == '__main__':`)")
         else:

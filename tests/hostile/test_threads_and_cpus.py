@@ -89,9 +89,15 @@ def _loop(self):
         pass
 Value.loop = _loop
 """)
+    from autograder.runner import confirm
+
     started = time.monotonic()
-    result = run(root, [add_case("add/one"), add_case("add/two"), poke("mul/chain", "chain", task="mul"),
-                        poke("relu/loop", "loop", task="relu"), add_case("exp/after", task="exp")], limits=SLOW)
+    confirm.set_mode(confirm.DEFER)  # the watch's guess, as a batch worker returns it (confirmed elsewhere)
+    try:
+        result = run(root, [add_case("add/one"), add_case("add/two"), poke("mul/chain", "chain", task="mul"),
+                            poke("relu/loop", "loop", task="relu"), add_case("exp/after", task="exp")], limits=SLOW)
+    finally:
+        confirm.set_mode(confirm.IN_PLACE)
     took = time.monotonic() - started
     chain, loop = result.outcomes["mul/chain"], result.outcomes["relu/loop"]
     assert loop.status == "timeout" and loop.message.startswith("stopped while still computing")

@@ -116,14 +116,17 @@ def test_an_endless_loop_times_out_that_case_only_and_leaves_no_process(tmp_path
     """)
     started = time.monotonic()
     result = run(root, [add_case("add/before"), poke("add/loop", "loop"), add_case("mul/after", task="mul")])
-    assert time.monotonic() - started < 5
+    # the guess, then its confirmation: the loop's 1 s of CPU, which a loaded machine spreads over several
+    assert time.monotonic() - started < 30
     assert result.outcomes["add/loop"].status == "timeout"
     assert result.outcomes["add/loop"].message.endswith("an endless loop?")
     assert result.outcomes["add/before"].status == result.outcomes["mul/after"].status == "ok"
-    [pid] = pids_written(pids)
-    assert gone(pid)
-    with pytest.raises(ProcessLookupError):
-        os.killpg(pid, 0)
+    written = pids_written(pids)  # the guess's child, and the confirmation's (runner/confirm.py)
+    assert len(written) == 2
+    for pid in written:
+        assert gone(pid)
+        with pytest.raises(ProcessLookupError):
+            os.killpg(pid, 0)
 
 
 def test_does_a_task_whose_case_timed_out_skip_its_other_cases(tmp_path):

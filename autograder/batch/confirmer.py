@@ -1,0 +1,114 @@
+"""A batch's confirmations: a submission whose grading stopped a case by a guess, graded again at idle priority.
+
+A pool worker grades in runner/confirm.DEFER mode: a case the endless watch stopped early (or a clock's
+case_timeout or import_timeout) is left as it is and the worker says so (worker.grade_started's third
+value). The pool then hands the submission to its confirmer: one more process of the same kind (warm, ended
+with the grading process), in confirm.CONFIRMING mode, that grades it again whole, in fresh children with the
+same sandbox, with no early stop and each case timed by the CPU it uses; that report is the submission's.
+Where the workers are fewer than the CPUs the grader may use, the confirmer runs beside them at normal
+priority, on a CPU of its own (runner/same_cpu.py gives it the least held): a one-worker batch on two cores
+confirms on the other one. Where the workers fill the CPUs, it runs at SCHED_IDLE, and so do the children
+it starts: it takes only CPU the workers leave, and once every submission is graded and only confirmations
+are left, the pool raises it and its children to normal priority (`hurry`). Where the grader may not raise a
+priority again (no CAP_SYS_NICE), it runs at normal priority throughout. Its verdicts are the same at any
+priority: CPU time decides.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+
+from autograder.runner import confirm
+from autograder.runner.cleanup import tree
+
+
+def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None, low: bool = True) -> None:
+    """The confirmer's initializer: a worker's (worker.start_worker), confirming; at idle priority if `low`."""
+    from autograder.batch.worker import start_worker
+
+    if low:
+        idle()
+    start_worker(slots, taken, grade_one, rubric, parent)
+    confirm.set_mode(confirm.CONFIRMING)
+
+
+def idle() -> bool:
+    """This thread, and what it starts from now on, at SCHED_IDLE, where the grader may raise it back later
+    (CAP_SYS_NICE: tried first on a thread of its own); else left at normal priority, which a confirmation
+    stuck at idle priority on a busy machine would need. Whether it is idle now."""
+    import threading
+
+    def can_return(said: list) -> None:
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+            said.append(True)
+        except (AttributeError, OSError):
+            pass
+
+    said: list = []
+    trial = threading.Thread(target=can_return, args=(said,))
+    trial.start()
+    trial.join()
+    if said:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    return bool(said)
+
+
+def normal(pid: int) -> None:
+    """Every thread of the process tree under `pid` back to normal priority, where the grader may."""
+    for one in tree(pid):
+        try:
+            threads = [int(t) for t in os.listdir(f"/proc/{one}/task")]
+        except OSError:
+            continue
+        for tid in threads:
+            try:
+                os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
+                os.setpriority(os.PRIO_PROCESS, tid, 0)
+            except (AttributeError, OSError):
+                pass
+
+
+class Confirmer:
+    """One process confirming submissions, started on the first one that needs it."""
+
+    def __init__(self, grade_one, fields: dict, workers: int):
+        self.grade_one, self.fields = grade_one, fields
+        usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        self.low = workers >= usable  # the workers fill the CPUs: confirm at idle priority
+        self.executor: ProcessPoolExecutor | None = None
+        self.hurried = False
+
+    def submit(self, fn, *args) -> Future:
+        if self.executor is None:
+            context = multiprocessing.get_context("spawn")
+            slots, taken = context.RawArray("q", 1), context.Value("i", 0)
+            self.executor = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=start_confirmer,
+                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid(), self.low))
+        future = self.executor.submit(fn, *args)
+        if self.hurried:
+            self.hurry()
+        return future
+
+    def hurry(self) -> None:
+        """Nothing else of the batch is left: the confirmations at normal priority from now on."""
+        self.hurried = True
+        for process in list((getattr(self.executor, "_processes", None) or {}).values()):
+            if process.pid:
+                normal(process.pid)
+
+    def shutdown(self, now: bool = False) -> None:
+        if self.executor is None:
+            return
+        if now:
+            processes = list((getattr(self.executor, "_processes", None) or {}).values())
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                process.join(timeout=5)
+        else:
+            self.executor.shutdown(wait=True)

@@ -1,0 +1,41 @@
+"""A case stopped early is a suspicion, not a verdict: it is confirmed by grading the submission again.
+
+The endless-loop watch (endless.py) stops a case that computes far longer than the cases before it, and
+that guess is cheap. But one-time work (an import, a self-check, a cache filled on first use) looks the
+same until it ends, so a guess never decides a case: a submission with a case stopped early is run again,
+whole, in fresh children (the same sandbox, one process tree per submission, as ever), with no early stop
+and each case timed by what it does rather than by the clock: CONFIRMING (timed_by_work, endless.py). That
+run is the submission's verdict: one-time work that finishes within the case_timeout in CPU seconds keeps
+its marks, the cases the stop skipped are graded, and a loaded machine changes nothing.
+
+Where the confirmation runs is the process's mode:
+- IN_PLACE (the default: `autograder check`, `grade` of one submission, a dask worker): at once, in run_cases.
+- DEFER (a batch's pool workers, batch/worker.py): not here. run_cases returns the guess and counts it
+  (`deferred()`); the pool grades the submission again in its confirmer (batch/confirmer.py), a process
+  at idle priority beside the next submissions, and reports that grading instead.
+- CONFIRMING (the confirmer): every run is a confirmation.
+"""
+from __future__ import annotations
+
+IN_PLACE, DEFER, CONFIRMING = "in place", "defer", "confirming"
+_STATE = {"mode": IN_PLACE, "deferred": 0}
+
+
+def set_mode(mode: str) -> None:
+    if mode not in (IN_PLACE, DEFER, CONFIRMING):
+        raise ValueError(f"unknown confirmation mode {mode!r}")
+    _STATE["mode"] = mode
+
+
+def mode() -> str:
+    return _STATE["mode"]
+
+
+def defer() -> None:
+    """A run in DEFER mode stopped a case early: its submission is to be confirmed elsewhere."""
+    _STATE["deferred"] += 1
+
+
+def deferred() -> int:
+    """How many runs of this process left their early stops to be confirmed elsewhere (DEFER)."""
+    return _STATE["deferred"]

@@ -1,0 +1,104 @@
+"""Is a submission whose grading stopped a case by a guess graded again by the pool's confirmer, at idle
+priority beside the next submissions, and is that grading the one reported, once? (issue 29)"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from autograder.batch.pool import Job, grade_parallel
+from autograder.config import load_rubric
+from autograder.report.model import Report
+
+from batch_fakes import fake_report
+
+RUBRIC = load_rubric(Path(__file__).resolve().parents[2] / "assignment.toml")
+
+
+def grade_guessing(path: Path, *, rubric, name: str) -> Report:
+    """As a worker grades (confirm.DEFER): a submission planned to guess has a case stopped by a guess (mul
+    fails, the guess counted); as the confirmer grades (CONFIRMING): every task passes. Each call logged with
+    its mode and scheduling policy; a submission planned to wait for another's confirmation waits for it."""
+    from autograder.runner import confirm
+
+    plan = json.loads((Path(path) / "plan.json").read_text())
+    log = Path(plan["log"])
+    with open(log, "a", encoding="utf-8") as f:
+        f.write(f"{name} {confirm.mode()} {os.sched_getscheduler(0)}\n")
+    end = time.monotonic() + 60
+    while plan.get("after") and f"{plan['after']} {confirm.CONFIRMING}" not in log.read_text() and \
+            time.monotonic() < end:
+        time.sleep(0.05)
+    if confirm.mode() == confirm.DEFER and plan.get("guess"):
+        confirm.defer()
+        return fake_report(name, rubric, fail=("mul",), message="stopped while still computing (a guess)")
+    return fake_report(name, rubric)
+
+
+def plan(tmp_path: Path, name: str, log: Path, **how) -> str:
+    path = tmp_path / name
+    path.mkdir()
+    (path / "plan.json").write_text(json.dumps({"log": str(log), **how}))
+    return str(path)
+
+
+CPUS = len(os.sched_getaffinity(0))
+
+
+@pytest.mark.parametrize("workers", sorted({1, CPUS}))
+def test_is_a_guessed_submission_confirmed_beside_the_next_and_its_confirmation_reported_once(tmp_path, workers):
+    """At normal priority beside fewer workers than CPUs (a CPU of its own), at idle priority where the workers
+    fill the CPUs (where the grader may raise it again: root)."""
+    log = tmp_path / "log"
+    jobs = [Job("ana", plan(tmp_path, "ana", log, guess=True)),
+            Job("ben", plan(tmp_path, "ben", log, after="ana")),  # graded while ana is confirmed
+            Job("cai", plan(tmp_path, "cai", log, guess=True))]
+    done: list[tuple[str, float, str | None]] = []
+    grade_parallel(jobs, workers=workers, grade_one=grade_guessing, rubric=RUBRIC,
+                   on_done=lambda job, report, why: done.append((job.student, report.score, why)))
+    assert sorted(done) == [("ana", 100.0, None), ("ben", 100.0, None), ("cai", 100.0, None)]
+    calls = [line.split() for line in log.read_text().splitlines()]
+    assert sorted((name, mode) for name, mode, _ in calls if mode != "confirming") == [
+        ("ana", "defer"), ("ben", "defer"), ("cai", "defer")]
+    confirmed = {name: int(policy) for name, mode, policy in calls if mode == "confirming"}
+    assert sorted(confirmed) == ["ana", "cai"]  # ben had no guess: graded once
+    if workers < CPUS:
+        assert confirmed["ana"] == os.SCHED_OTHER
+    elif os.geteuid() == 0:
+        assert confirmed["ana"] == os.SCHED_IDLE
+
+
+@pytest.mark.slow
+def test_does_a_one_worker_batch_beside_two_cpu_burners_keep_one_time_work_and_stop_an_endless_loop(tmp_path):
+    """A real `autograder grade --workers 1`: a 1.5 s self-check in the first backward() keeps full marks; an
+    endless tanh is stopped after its case_timeout in CPU seconds; the gradebook in the class's order."""
+    import csv
+    import shutil
+    import subprocess
+    import sys
+
+    kit = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(kit / "tests" / "runner"))
+    from one_time_engines import ENGINES
+
+    endless_tanh = "\n\ndef _tanh(self):\n    while True:\n        pass\n\n\nValue.tanh = _tanh\n"
+    for name, extra in (("alice", ENGINES["long-self-check"]), ("bob", endless_tanh), ("carol", "")):
+        shutil.copytree(kit / "solutions" / "micrograd", tmp_path / "class" / name / "micrograd",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        engine = tmp_path / "class" / name / "micrograd" / "engine.py"
+        engine.write_text(engine.read_text() + "\n\n" + extra)
+    burners = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(2)]
+    try:
+        subprocess.run([sys.executable, "-m", "autograder", "grade", str(tmp_path / "class"), "--workers", "1",
+                        "--out", str(tmp_path / "out")], cwd=kit, check=True, capture_output=True, timeout=600)
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    rows = list(csv.DictReader((tmp_path / "out" / "gradebook.csv").open()))
+    assert [(r["student"], r["score"]) for r in rows][::2] == [("alice", "100"), ("carol", "100")]
+    assert rows[1]["student"] == "bob" and rows[1]["tanh"] == "0" and rows[1]["add"] == "5"
+    assert "still computing after 3 s of CPU, its whole case_timeout" in rows[1]["error"]
