@@ -34,7 +34,12 @@ shared machine makes noisy; and benchmarks/profile_batch.py grades the sample (w
 loops) as a class of its own to say where that CPU goes: the main process by stage, the workers, the
 sandboxed children.
 
-Goal: >= 30 submissions/s with --workers 2 (issue 23). Exit code 0 if met, 1 if not.
+The floor (benchmarks/floor.py: a pre-imported Python forked per submission into fresh namespaces as
+uid 65534, the same cases with one round trip each) grades the class without its endless loops in turns
+with the kit (--floor-repeats runs each; root only): their CPU a submission and the kit/floor ratio
+(goal 1.5), measured in this one run.
+
+Goal: >= 50 submissions/s with --workers 2 (issue 32). Exit code 0 if met, 1 if not.
 """
 from __future__ import annotations
 
@@ -64,7 +69,8 @@ from tree_cpu import run_counted  # noqa: E402
 from autograder.exercises import strip_solutions  # noqa: E402
 from autograder.tasks import TASK_IDS  # noqa: E402
 
-GOAL = 30.0  # submissions per second with --workers 2 (issue 23; goal 40)
+GOAL = 50.0  # submissions per second with --workers 2 (issue 32; issue 23's was 30)
+FLOOR_GOAL = 1.5  # the kit's CPU a submission over the floor's (benchmarks/floor.py; issue 32)
 FILES = ("engine.py", "nn.py", "train.py")
 LAYOUTS = (("package", 0.5), ("loose", 0.3), ("single", 0.2))  # how students hand in
 
@@ -334,6 +340,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--endless-repeats", type=int, default=3, metavar="R",
                         help="one-worker runs of the class and of its twin without endless loops, each (default 3; "
                              "0 skips): what endless loops cost (benchmarks/endless_cost.py)")
+    parser.add_argument("--floor-repeats", type=int, default=3, metavar="R",
+                        help="runs each of the kit and of the floor (benchmarks/floor.py) on the class without its "
+                             "endless loops, in turns, for the kit/floor CPU ratio (default 3; 0 skips)")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
@@ -385,6 +394,16 @@ def main(argv: list[str] | None = None) -> int:
             from endless_cost import measure
 
             endless_cost = measure(subs, made, tmp, env, args.endless_repeats)
+        floor_found = None
+        if args.floor_repeats > 0 and os.geteuid() == 0:  # the floor's namespaces and setuid need root
+            from floor import compare
+
+            honest = tmp / "class-honest"
+            honest.mkdir()
+            for m in made:
+                if m.kind != "endless":
+                    (shutil.copytree if m.path.is_dir() else shutil.copy)(m.path, honest / m.path.name)
+            floor_found = compare(honest, tmp / "floor-runs", env, args.floor_repeats)
         reports = read_reports(tmp / "out-2")
         reports_1 = read_reports(tmp / "out-1")
         if len(reports) != len(made) or len(reports_1) != len(made):
@@ -446,6 +465,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"CPU time per submission, workers 2 (the CLI, its workers, children and sandboxes, counted by "
           f"{CPU_COUNTED[0]}): {per_cpu * 1000:.1f} ms: {bound} {os.cpu_count() / per_cpu:.1f} submissions/s "
           f"on {os.cpu_count()} idle cores (workers 1: {cpu['workers 1'] / len(made) * 1000:.1f} ms)")
+    if floor_found is not None:
+        from floor import lines as floor_lines
+
+        print("\n".join(floor_lines(floor_found, FLOOR_GOAL)))
     print(f"median per submission (grade_path in-process, {len(sample)} sampled): {median:.3f} s "
           f"(min {min(sample_times):.3f}, max {max(sample_times):.3f})")
     print(f"resumed run (nothing to grade): {timings['resume, workers 2']:.2f} s")
@@ -504,7 +527,7 @@ def main(argv: list[str] | None = None) -> int:
             "batch_overhead_seconds_workers_1": timings["workers 1"] - estimated_grading,
             "cpu_split": {k: where[k] for k in ("count", "ms_per_submission", "main_process_ms")},
             "by_kind": by_kind, "sandbox": sandboxes, "scores_differing": differing,
-            "goal_submissions_per_second": GOAL, "goal_met": met,
+            "goal_submissions_per_second": GOAL, "goal_met": met, "floor": floor_found,
         }
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(numbers, indent=2) + "\n", encoding="utf-8")

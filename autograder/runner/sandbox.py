@@ -45,7 +45,7 @@ class Child(Conversation):
         self.level = level
         self.home = tempfile.mkdtemp(prefix="backprop-child-")
         self.proc = None
-        self.started = 0           # the child's start, in clock ticks (start_ticks)
+        self.started = 0           # the child's start, in clock ticks (start_ticks); 0: nothing to sweep
         self.before: dict[int, int] = {}  # the grading process's children then (own_children)
         self._fds: list[int] = []
         self.finish = None         # the level's own clearing up (Launch.finish), once the child is reaped
@@ -74,16 +74,19 @@ class Child(Conversation):
             job = {k: v for k, v in job.items() if k != "packages"}
             job.update(student_root=launch.student_root, site=launch.site)  # as the child sees them
             self.finish = launch.finish
-            become_subreaper()
-            with REAPER_LOCK:  # registered before another thread's sweep can see it
-                self.before = own_children()
-                self.proc = launch.spawn() if launch.spawn is not None else subprocess.Popen(
-                    launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
-                    preexec_fn=launch.preexec,
-                )
-                LIVE.add(self.proc.pid)
-            self.started = start_ticks(self.proc.pid)
+            if launch.spawn is not None:  # a zygote's fork: pid 2 of a PID namespace that ends with its pid 1,
+                self.proc = launch.spawn()  # so nothing it starts is ever orphaned to us: no sweep to prepare
+            else:
+                become_subreaper()
+                with REAPER_LOCK:  # registered before another thread's sweep can see it
+                    self.before = own_children()
+                    self.proc = subprocess.Popen(
+                        launch.argv, cwd=launch.cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, env=launch.env, pass_fds=launch.pass_fds, start_new_session=True,
+                        preexec_fn=launch.preexec,
+                    )
+                    LIVE.add(self.proc.pid)
+                self.started = start_ticks(self.proc.pid)
         finally:
             for fd in passed:
                 os.close(fd)

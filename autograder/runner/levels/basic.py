@@ -122,7 +122,9 @@ def open_up(folder: str) -> None:
             if os.path.islink(path):
                 continue
             mode = os.stat(path).st_mode
-            os.chmod(path, 0o755 if os.path.isdir(path) or mode & 0o100 else 0o644)
+            wanted = 0o755 if stat.S_ISDIR(mode) or mode & 0o100 else 0o644
+            if stat.S_IMODE(mode) != wanted:  # a hard link to a 0644 file (zygote/level.link_or_copy) is left as it is
+                os.chmod(path, wanted)
 
 
 def last_line(data: bytes) -> str:

@@ -137,6 +137,40 @@ def test_a_submission_cant_change_its_staged_files_nor_the_graders(tmp_path):
     assert (nn.read_bytes(), nn.stat().st_mode, nn.stat().st_mtime_ns) == before
 
 
+def test_is_staging_a_submission_free_of_chmods_of_the_graders_files(tmp_path, monkeypatch):
+    """The staged files are hard links to the grader's own, 0644 already: staging chmods none of them (a
+    system call and an inode written a file, every submission, for a mode they have)."""
+    zygote_level()
+    root = student(tmp_path, "still", "")
+    for path in (root / "micrograd").glob("*.py"):
+        path.chmod(0o644)
+    chmods = []
+    real = os.chmod
+    monkeypatch.setattr(os, "chmod", lambda path, mode, *a, **k: chmods.append(str(path)) or real(path, mode, *a, **k))
+    run = run_cases(root, [], limits=LIMITS)
+    assert not run.imports.errors and not run.imports.missing_files
+    assert [path for path in chmods if path.endswith(".py")] == []
+
+
+def test_is_the_orphan_sweep_left_to_the_children_the_grader_starts_itself(tmp_path, monkeypatch):
+    """A zygote's fork is pid 2 of a PID namespace that ends with its pid 1: nothing it starts can be
+    orphaned to the grader, so the grader reads no /proc for a sweep; a child bwrap starts (no zygote) is
+    still swept."""
+    from autograder.runner import sandbox
+
+    zygote_level()
+    calls = []
+    for name in ("own_children", "sweep_orphans"):
+        real = getattr(sandbox, name)
+        monkeypatch.setattr(sandbox, name, lambda *a, real=real, name=name: calls.append(name) or real(*a))
+    root = student(tmp_path, "plain", "")
+    assert run_cases(root, [], limits=LIMITS).sandbox == "bubblewrap"
+    assert calls == []
+    monkeypatch.setenv("AUTOGRADER_ZYGOTE", "0")
+    assert run_cases(root, [], limits=LIMITS).sandbox == "bubblewrap"
+    assert calls == ["own_children", "sweep_orphans"]
+
+
 def test_a_submission_is_graded_the_same_with_and_without_the_zygote(tmp_path, monkeypatch):
     """Do the solutions get the same outcomes whether their child was forked or started by bwrap?"""
     from autograder.config import load_rubric
