@@ -113,7 +113,7 @@ def grade_batch(
                 entries.append(e)
             order = class_order(last, [e.student for e in entries], [*old, *(s for s in kept if s in unrostered)])
             keys: dict[str, GradeKey] = {}
-            files = OutputFiles(out_dir, order, store.outputs(),
+            files = OutputFiles(out_dir, order, store,
                                 full=lambda row: store.get(row.student, keys.get(row.student) or last.keys[row.student]))
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
@@ -124,7 +124,7 @@ def grade_batch(
             rows = tuple(by_student[s] for s in order if s in by_student)
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
             written = files.finish(rows, tuple(intake), roster=listed)
-            store.set_outputs(files.record)
+            files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
             all_keys = {**(last.keys if last else {}), **keys}
             LastClass.write(store, rows, {s: all_keys[s] for s in by_student if s in all_keys}, rubric)
