@@ -99,6 +99,11 @@ def _task_json(t: TaskResult) -> str:
                        [[d.id, d.message] for d in t.diagnosis], [list(n) for n in counts]], separators=(",", ":"))
 
 
+def is_brief_json(text: str | None) -> bool:
+    """Is this a brief of this format (brief_json's text)? Told without parsing it."""
+    return bool(text) and text.startswith('{"v":%d,' % BRIEF)
+
+
 def brief_from_json(text: str) -> Report | None:
     """The brief back (None: a brief of another format, to be made again)."""
     d = json.loads(text)

@@ -18,16 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Mapping
 
-from autograder.batch.brief import brief_from_json, brief_json, brief_of
+from autograder.batch.brief import brief_json, brief_of, is_brief_json
+from autograder.batch.report_json import report_from_dict
+from autograder.batch.row import BatchRow
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
-from autograder.variants.model import Variant
-from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Place, Report, TaskResult
 
 SCHEMA = 1
 _TABLE = """
@@ -49,26 +49,6 @@ _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND 
 
 class StoreError(UserError):
     """A gradebook file that can't be used: one line saying what to do."""
-
-
-@dataclass(frozen=True)
-class BatchRow:
-    """One submission's line in the gradebook: its report and where it came from."""
-    student: str
-    report: Report
-    late: bool | None = None
-    source: str = ""
-    original: str = ""
-    final: bool = True      # False: the grading crashed; the next run retries it
-    # sha256 of the report as the store holds it ("" for a row not from the store): what its
-    # output files are made from, so a resumed run can tell they are up to date without rendering
-    digest: str = field(default="", compare=False, repr=False)
-    # True: `report` is the report's brief (brief.py), what the class's files need; the store has the full one
-    brief: bool = field(default=False, compare=False, repr=False)
-
-    def briefly(self) -> BatchRow:
-        """The row with its report's brief: what a class's rows hold once the student's own files are written."""
-        return self if self.brief else replace(self, report=brief_of(self.report), brief=True)
 
 
 class Store:
@@ -133,12 +113,11 @@ class Store:
                 "final FROM grades"):
             if wanted.get(student) != tuple(key):
                 continue
-            report = brief_from_json(brief) if brief and digest else None
-            if report is None:
+            if not (digest and is_brief_json(brief)):
                 stale.append(student)
                 continue
-            found[student] = BatchRow(student, report, None if late is None else bool(late), source, original,
-                                      bool(final), digest, brief=True)
+            found[student] = BatchRow(student, brief, None if late is None else bool(late), source, original,
+                                      bool(final), digest, brief=True)  # the brief's text: read when needed
         for student in stale:
             row = self.get(student, keys[student])
             found[student] = replace(row, report=brief_of(row.report), brief=True)
@@ -253,38 +232,5 @@ def _digest(report_json: str) -> str:
     return hashlib.sha256(report_json.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _graph(data: dict | None) -> CaseGraph | None:
-    if not data:
-        return None
-    return CaseGraph(tuple(GraphNode(**{**n, "children": tuple(n["children"])}) for n in data["nodes"]),
-                     origin=data.get("origin", ""), after=tuple(data.get("after", ())), step=data.get("step", ""))
-
-
-def _diagnosis(d: dict) -> Diagnosis:
-    where = d.get("where")
-    return Diagnosis(d["id"], d["message"], bool(d.get("proven", False)), d.get("fix"),
-                     Place(where["file"], where["line"], where.get("cell")) if where else None)
-
-
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:
     return key.content, key.kit_version, key.hidden_seed, key.rubric
-
-
-def report_from_dict(data: dict) -> Report:
-    """The Report back from its JSON form: report_from_dict(report_dict(r)) == r."""
-    tasks = tuple(
-        TaskResult(t["id"], t["title"], t["score"], t["max_score"], tuple(
-            CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]),
-                       c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")),
-                       tuple(c.get("charged_to", ())))
-            for c in t["cases"]
-        ), tuple(_diagnosis(d) for d in t.get("diagnosis", ())), t.get("where", ""))
-        for t in data["tasks"]
-    )
-    return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
-                  data["sandbox"], tuple(data["notes"]), data["kit_version"],
-                  import_output=data.get("import_output", ""),
-                  import_errors=tuple(data.get("import_errors", {}).items()),
-                  variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
-                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())),
-                  syntax=tuple((m, s["line"], s["column"]) for m, s in data.get("import_syntax", {}).items()))
