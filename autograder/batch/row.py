@@ -26,6 +26,12 @@ class BatchRow:
     digest: str = field(default="", compare=False, repr=False)
     # True: `report` is the report's brief (brief.py), what the class's files need; the store has the full one
     brief: bool = field(default=False, compare=False, repr=False)
+    # whether the report says it could not be graded (its error), where the store told it without the report
+    failed: bool | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def ungradable(self) -> bool:
+        return self.report.error is not None if self.failed is None else self.failed
 
     def briefly(self) -> BatchRow:
         """The row with its report's brief: what a class's rows hold once the student's own files are written."""

@@ -25,6 +25,7 @@ from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import GradeKey, grade_keys
+from autograder.batch.known_contents import content_digests
 from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
@@ -56,7 +57,7 @@ class ClassRows:
 
     @property
     def ungradable(self) -> tuple[BatchRow, ...]:
-        return tuple(r for r in self.rows if r.report.error is not None)
+        return tuple(r for r in self.rows if r.ungradable)
 
     @property
     def retryable(self) -> tuple[BatchRow, ...]:
@@ -154,7 +155,8 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     stored: dict[str, BatchRow] = {}
 
     def read_store() -> None:
-        keys.update(zip(by_student, grade_keys([e.path for e in entries], rubric)))  # the course's: it decides each variant
+        paths = [e.path for e in entries]  # keyed by the course's rubric: it decides each variant
+        keys.update(zip(by_student, grade_keys(paths, rubric, content_digests(paths, store))))
         stored.update(store.briefs(keys))  # each stored row's brief is read once, here (never its report)
 
     # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read

@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS grades (
 _OUTPUTS = """
 CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, inputs TEXT NOT NULL, stat TEXT NOT NULL)
 """
+_CONTENTS = """
+CREATE TABLE IF NOT EXISTS contents (path TEXT PRIMARY KEY, stat TEXT NOT NULL, digest TEXT NOT NULL)
+"""
 _META = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
@@ -65,6 +68,7 @@ class Store:
             self._db.execute(_TABLE)
             self._db.execute(_OUTPUTS)
             self._db.execute(_META)
+            self._db.execute(_CONTENTS)
             columns = {c[1] for c in self._db.execute("PRAGMA table_info(grades)")}
             for column in ("brief", "digest"):  # a gradebook of an earlier kit: its rows' briefs are made when read
                 if column not in columns:
@@ -108,16 +112,16 @@ class Store:
         read, but for a row stored by an earlier kit without a brief (made now, and kept)."""
         wanted = {student: _fields(key) for student, key in keys.items()}
         found, stale = {}, []
-        for student, *key, brief, digest, late, source, original, final in self._db.execute(
+        for student, *key, brief, digest, late, source, original, final, failed in self._db.execute(
                 "SELECT student, content, kit_version, hidden_seed, rubric, brief, digest, late, source, original, "
-                "final FROM grades"):
+                "final, CASE WHEN json_valid(brief) THEN json_extract(brief, '$.error') IS NOT NULL END FROM grades"):
             if wanted.get(student) != tuple(key):
                 continue
             if not (digest and is_brief_json(brief)):
                 stale.append(student)
                 continue
             found[student] = BatchRow(student, brief, None if late is None else bool(late), source, original,
-                                      bool(final), digest, brief=True)  # the brief's text: read when needed
+                                      bool(final), digest, brief=True, failed=bool(failed))  # its text: read when needed
         for student in stale:
             row = self.get(student, keys[student])
             found[student] = replace(row, report=brief_of(row.report), brief=True)
@@ -213,6 +217,17 @@ class Store:
     def keep_marked_outputs(self) -> None:
         with self._db:
             self._db.execute("DELETE FROM outputs WHERE path NOT IN (SELECT path FROM output_run)")
+
+    def content(self, path: str) -> tuple[str, str] | None:
+        """A submission file's (stat, content digest) as last remembered (known_contents.py)."""
+        found = self._db.execute("SELECT stat, digest FROM contents WHERE path = ?", (path,)).fetchone()
+        return None if found is None else (found[0], found[1])
+
+    def remember_contents(self, rows: list[tuple[str, str, str]]) -> None:
+        """(path, stat, digest) of each submission file of this run: the only ones remembered after it."""
+        with self._db:
+            self._db.execute("DELETE FROM contents")
+            self._db.executemany("INSERT OR REPLACE INTO contents (path, stat, digest) VALUES (?, ?, ?)", rows)
 
     def meta(self, key: str) -> str | None:
         """What the output folder remembers under key (the roster, the last class: batch/class_list.py,
