@@ -12,7 +12,8 @@ with a comment naming its student, so every submission's key differs) and runs r
   2. the same command again, nothing new: wall (goal under 1 s at 5,000);
   3. one student's file replaced by another engine (their score changes, so the gradebook and summaries are
      made again), the command again: wall (goal under 1.5 s at 5,000);
-and, for a class of --merge-count, the two shards (--shard 1/2, 2/2) graded and `autograder merge` timed.
+Each run's CPU (the grading process, its workers and their children) is reported beside its wall time: on a
+shared machine the wall time includes waiting for a core. And, for a class of --merge-count, the two shards (--shard 1/2, 2/2) graded and `autograder merge` timed.
 
 Goals (issue 32): peak memory at 20,000 at most 1.5x that at 200; reruns as above.
 The goldens are computed beforehand into a private AUTOGRADER_CACHE, so no timed run computes them.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -66,12 +68,17 @@ def make_class(dest: Path, count: int) -> list[Path]:
     return paths
 
 
-def grade(args: list[str], env: dict) -> tuple[float, int]:
-    """(wall seconds, the grading process's peak RSS in MiB)."""
+def grade(args: list[str], env: dict, cpu: list | None = None) -> tuple[float, int]:
+    """(wall seconds, the grading process's peak RSS in MiB); cpu: gets the CPU seconds of the process and its
+    workers (and their children): on a shared machine, what the run cost, whatever the wait for a core."""
     argv = [sys.executable, "-c", _MEASURED, *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=KIT, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2))
     if done.returncode not in (0, 1):
         raise SystemExit(f"bench_scale: {' '.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}")
     rss = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
@@ -85,14 +92,16 @@ def grade_args(subs: Path, out: Path, *more: str) -> list[str]:
 def one_class(root: Path, count: int, env: dict) -> dict:
     subs, out = root / f"class{count}", root / f"out{count}"
     paths = make_class(subs, count)
-    wall, rss = grade(grade_args(subs, out), env)
-    again, _ = grade(grade_args(subs, out), env)
+    cpu: list[float] = []
+    wall, rss = grade(grade_args(subs, out), env, cpu)
+    again, _ = grade(grade_args(subs, out), env, cpu)
     one = count // 2  # another engine handed in after the deadline: their score, and so the class's files, change
     made = engines()
     paths[one].write_text(made[(one + 1) % len(made)] + f"\n# student s{one + 1:05d}, again\n", encoding="utf-8")
-    changed, _ = grade(grade_args(subs, out), env)
+    changed, _ = grade(grade_args(subs, out), env, cpu)
     return {"count": count, "wall": round(wall, 2), "per_s": round(count / wall, 1), "peak_rss_mib": rss,
-            "rerun_nothing_new": round(again, 2), "rerun_one_changed": round(changed, 2), "load": load()}
+            "rerun_nothing_new": round(again, 2), "rerun_one_changed": round(changed, 2), "load": load(),
+            "cpu": cpu[0], "rerun_nothing_new_cpu": cpu[1], "rerun_one_changed_cpu": cpu[2]}
 
 
 def merge(root: Path, count: int, env: dict) -> dict:
@@ -100,9 +109,11 @@ def merge(root: Path, count: int, env: dict) -> dict:
     make_class(subs, count)
     for i in (1, 2):
         grade(grade_args(subs, root / f"shard{i}", "--shard", f"{i}/2"), env)
+    cpu: list[float] = []
     wall, rss = grade(["merge", str(root / "shard1"), str(root / "shard2"), "--out", str(root / "merged"),
-                       "--config", str(RUBRIC_FILE)], env)
-    return {"count": count, "merge_wall": round(wall, 2), "merge_peak_rss_mib": rss, "load": load()}
+                       "--config", str(RUBRIC_FILE)], env, cpu)
+    return {"count": count, "merge_wall": round(wall, 2), "merge_cpu": cpu[0], "merge_peak_rss_mib": rss,
+            "load": load()}
 
 
 def load() -> str:
@@ -130,12 +141,13 @@ def main(argv: list[str] | None = None) -> int:
             row = one_class(root, count, env)
             results["classes"].append(row)
             print(f"{count:>6} submissions: {row['wall']:.1f} s ({row['per_s']}/s), grading process peak "
-                  f"{row['peak_rss_mib']} MiB; rerun, nothing new {row['rerun_nothing_new']:.2f} s; one changed "
-                  f"{row['rerun_one_changed']:.2f} s  (load {row['load']})", flush=True)
+                  f"{row['peak_rss_mib']} MiB; rerun, nothing new {row['rerun_nothing_new']:.2f} s "
+                  f"({row['rerun_nothing_new_cpu']:.2f} s CPU); one changed {row['rerun_one_changed']:.2f} s "
+                  f"({row['rerun_one_changed_cpu']:.2f} s CPU)  (load {row['load']})", flush=True)
         if args.merge_count:
             results["merge"] = merge(root, args.merge_count, env)
             m = results["merge"]
-            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s, peak {m['merge_peak_rss_mib']} MiB "
+            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s ({m['merge_cpu']:.2f} s CPU), peak {m['merge_peak_rss_mib']} MiB "
                   f"(load {m['load']})")
     rows = {r["count"]: r for r in results["classes"]}
     if 200 in rows and max(rows) > 200:
