@@ -1,6 +1,6 @@
 """How `autograder grade` scales with the class: memory, reruns and merge (issue 32, items 1 and 2).
 
-    .venv/bin/python benchmarks/bench_scale.py [--counts 200,5000] [--big] [--merge-count 200] [--json PATH]
+    .venv/bin/python benchmarks/bench_scale.py [--counts 200,5000] [--big] [--merge-count 200] [--replay] [--json PATH]
 
 For each class size (200 and 5,000; --big adds 20,000: the machine is shared, so only on request) it makes
 cheap submissions (one .py file each: the solution or one of a few bugs of tests/corpus/variants.py, each
@@ -12,7 +12,8 @@ with a comment naming its student, so every submission's key differs) and runs r
   2. the same command again, nothing new: wall (goal under 1 s at 5,000);
   3. one student's file replaced by another engine (their score changes, so the gradebook and summaries are
      made again), the command again: wall (goal under 1.5 s at 5,000);
-and, for a class of --merge-count, the two shards (--shard 1/2, 2/2) graded and `autograder merge` timed.
+Each run's CPU (the grading process, its workers and their children) is reported beside its wall time: on a
+shared machine the wall time includes waiting for a core. And, for a class of --merge-count, the two shards (--shard 1/2, 2/2) graded and `autograder merge` timed.
 
 Goals (issue 32): peak memory at 20,000 at most 1.5x that at 200; reruns as above.
 The goldens are computed beforehand into a private AUTOGRADER_CACHE, so no timed run computes them.
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -41,8 +43,12 @@ _MEASURED = ("import resource, sys, runpy\n"
              "sys.argv = ['autograder', *sys.argv[1:]]\n"
              "try:\n    runpy.run_module('autograder', run_name='__main__')\n"
              "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
+             "print('MATPLOTLIB', 'matplotlib' in sys.modules, file=sys.stderr)\n"
              "print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
              "raise SystemExit(code)\n")
+
+
+DREW = " (with matplotlib, imported there to draw the histogram)"
 
 
 def engines() -> list[str]:
@@ -66,15 +72,24 @@ def make_class(dest: Path, count: int) -> list[Path]:
     return paths
 
 
-def grade(args: list[str], env: dict) -> tuple[float, int]:
-    """(wall seconds, the grading process's peak RSS in MiB)."""
-    argv = [sys.executable, "-c", _MEASURED, *args]
+def grade(args: list[str], env: dict, cpu: list | None = None, *, replay: Path | None = None) -> tuple[float, int]:
+    """(wall seconds, the grading process's peak RSS in MiB); cpu: gets the CPU seconds of the process and its
+    workers (and their children): on a shared machine, what the run cost, whatever the wait for a core.
+    replay: the real reports the workers hand back (scale_replay.py; args: SUBMISSIONS OUT [--shard I/N])."""
+    argv = [sys.executable, "-c", _MEASURED, *args] if replay is None else \
+        [sys.executable, str(KIT / "benchmarks" / "scale_replay.py"), str(replay), *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(argv, cwd=KIT, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2))
     if done.returncode not in (0, 1):
         raise SystemExit(f"bench_scale: {' '.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}")
     rss = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
+    if cpu is not None:  # did the grading process import matplotlib (~40 MiB) to draw the histogram itself?
+        cpu.append("MATPLOTLIB True" in done.stderr)  # (its painter starved: a busy machine; batch/painter.py)
     return wall, rss // 1024
 
 
@@ -82,27 +97,37 @@ def grade_args(subs: Path, out: Path, *more: str) -> list[str]:
     return ["grade", str(subs), "--out", str(out), "--workers", "2", "--config", str(RUBRIC_FILE), *more]
 
 
-def one_class(root: Path, count: int, env: dict) -> dict:
+def one_class(root: Path, count: int, env: dict, replay: Path | None = None) -> dict:
     subs, out = root / f"class{count}", root / f"out{count}"
     paths = make_class(subs, count)
-    wall, rss = grade(grade_args(subs, out), env)
-    again, _ = grade(grade_args(subs, out), env)
+    cpu: list = []
+    wall, rss = grade(grade_args(subs, out) if replay is None else [str(subs), str(out)], env, cpu, replay=replay)
+    drew = cpu.pop()
+    again, _ = grade(grade_args(subs, out), env, cpu)
+    cpu.pop()
     one = count // 2  # another engine handed in after the deadline: their score, and so the class's files, change
     made = engines()
     paths[one].write_text(made[(one + 1) % len(made)] + f"\n# student s{one + 1:05d}, again\n", encoding="utf-8")
-    changed, _ = grade(grade_args(subs, out), env)
+    changed, _ = grade(grade_args(subs, out), env, cpu)
+    cpu.pop()
     return {"count": count, "wall": round(wall, 2), "per_s": round(count / wall, 1), "peak_rss_mib": rss,
-            "rerun_nothing_new": round(again, 2), "rerun_one_changed": round(changed, 2), "load": load()}
+            "rerun_nothing_new": round(again, 2), "rerun_one_changed": round(changed, 2), "load": load(),
+            "cpu": cpu[0], "rerun_nothing_new_cpu": cpu[1], "rerun_one_changed_cpu": cpu[2], "replayed": replay is not None,
+            "matplotlib_in_grading_process": drew}
 
 
-def merge(root: Path, count: int, env: dict) -> dict:
+def merge(root: Path, count: int, env: dict, replay: Path | None = None) -> dict:
     subs = root / f"merge{count}"
     make_class(subs, count)
     for i in (1, 2):
-        grade(grade_args(subs, root / f"shard{i}", "--shard", f"{i}/2"), env)
+        shard = root / f"shard{i}"
+        grade(grade_args(subs, shard, "--shard", f"{i}/2") if replay is None else
+              [str(subs), str(shard), "--shard", f"{i}/2"], env, replay=replay)
+    cpu: list = []
     wall, rss = grade(["merge", str(root / "shard1"), str(root / "shard2"), "--out", str(root / "merged"),
-                       "--config", str(RUBRIC_FILE)], env)
-    return {"count": count, "merge_wall": round(wall, 2), "merge_peak_rss_mib": rss, "load": load()}
+                       "--config", str(RUBRIC_FILE)], env, cpu)
+    return {"count": count, "merge_wall": round(wall, 2), "merge_cpu": cpu[0], "merge_peak_rss_mib": rss,
+            "load": load()}
 
 
 def load() -> str:
@@ -117,6 +142,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--merge-count", type=int, default=200, help="the class the merge of 2 shards is timed on "
                         "(0: none; default 200)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
+    parser.add_argument("--replay", action="store_true", help="the first grading of each class (and the shards) "
+                        "with workers that replay the class's engines' reports, graded once for real: the grading "
+                        "process's memory and the reruns as in a real run, in minutes on a shared machine "
+                        "(scale_replay.py); the reruns grade for real")
     args = parser.parse_args(argv)
     counts = [int(c) for c in args.counts.split(",") if c] + ([20000] if args.big else [])
     results: dict = {"classes": [], "merge": None}
@@ -126,16 +155,23 @@ def main(argv: list[str] | None = None) -> int:
         warm = root / "warm"
         make_class(warm, 1)
         grade(["grade", str(warm / "s00001.py"), "--config", str(RUBRIC_FILE)], env)  # the goldens, untimed
+        replay = None
+        if args.replay:  # each engine of make_class graded once, for real: the reports the workers replay
+            make_class(root / "engines", len(engines()))
+            grade(grade_args(root / "engines", root / "engines-out"), env)
+            replay = root / "engines-out" / "reports"
         for count in counts:
-            row = one_class(root, count, env)
+            row = one_class(root, count, env, replay)
             results["classes"].append(row)
             print(f"{count:>6} submissions: {row['wall']:.1f} s ({row['per_s']}/s), grading process peak "
-                  f"{row['peak_rss_mib']} MiB; rerun, nothing new {row['rerun_nothing_new']:.2f} s; one changed "
-                  f"{row['rerun_one_changed']:.2f} s  (load {row['load']})", flush=True)
+                  f"{row['peak_rss_mib']} MiB{DREW if row['matplotlib_in_grading_process'] else ''}; rerun, nothing new "
+                  f"{row['rerun_nothing_new']:.2f} s "
+                  f"({row['rerun_nothing_new_cpu']:.2f} s CPU); one changed {row['rerun_one_changed']:.2f} s "
+                  f"({row['rerun_one_changed_cpu']:.2f} s CPU)  (load {row['load']})", flush=True)
         if args.merge_count:
-            results["merge"] = merge(root, args.merge_count, env)
+            results["merge"] = merge(root, args.merge_count, env, replay)
             m = results["merge"]
-            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s, peak {m['merge_peak_rss_mib']} MiB "
+            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s ({m['merge_cpu']:.2f} s CPU), peak {m['merge_peak_rss_mib']} MiB "
                   f"(load {m['load']})")
     rows = {r["count"]: r for r in results["classes"]}
     if 200 in rows and max(rows) > 200:

@@ -57,15 +57,16 @@ def brief_cases(cases) -> tuple[CaseResult, ...]:
 
 
 def brief_of(report: Report) -> Report:
-    """The report as the class's files read it."""
-    if any(isinstance(t, BriefTask) for t in report.tasks):
-        return report  # a brief already
-    tasks = tuple(BriefTask(t.id, t.title, t.score, t.max_score, brief_cases(t.cases),
-                            tuple(Diagnosis(d.id, d.message) for d in t.diagnosis),
-                            counts=tuple(sorted(_counts(t.cases).items()))) for t in report.tasks)
-    return Report(report.submission, report.score, report.max_score, tasks, report.error, report.sandbox,
-                  report.sandbox_notes, report.kit_version, import_errors=report.import_errors,
-                  variant=report.variant, samples=report.samples)
+    """The report as the class's files read it. Made through its stored form (brief_json), so its tasks are the
+    ones every student whose task reads the same shares (_task), not copies of this report's: a class's briefs
+    hold no object a worker sent back."""
+    if _is_brief(report):
+        return report
+    return brief_from_json(brief_json(report))
+
+
+def _is_brief(report: Report) -> bool:
+    return any(isinstance(t, BriefTask) for t in report.tasks)
 
 
 def _counts(cases) -> dict[str, int]:
@@ -76,20 +77,31 @@ def _counts(cases) -> dict[str, int]:
 
 
 def brief_json(report: Report) -> str:
-    """The brief of a (full) report, as the store keeps it: each task as a text of its own, so the tasks many
-    students share (every passed task, the same mistake) are read once a class and held once (_task)."""
-    b = brief_of(report)
+    """The brief of a report (full, or a brief), as the store keeps it: each task as a text of its own, so the
+    tasks many students share (every passed task, the same mistake) are read once a class and held once (_task)."""
+    b = report
     return json.dumps({
         "v": BRIEF, "submission": b.submission, "score": b.score, "max_score": b.max_score, "error": b.error,
-        "sandbox": b.sandbox, "notes": list(b.notes), "kit_version": b.kit_version,
+        "sandbox": b.sandbox, "notes": list(b.sandbox_notes), "kit_version": b.kit_version,
         "import_errors": [list(e) for e in b.import_errors],
         "variant": b.variant.to_json() if b.variant is not None else None,
         "samples": [[op, list(out), list(grad)] for op, out, grad in b.samples],
-        "tasks": [json.dumps([t.id, t.title, t.score, t.max_score,
-                              [[c.status, c.counted, c.visibility, c.message] for c in t.cases],
-                              [[d.id, d.message] for d in t.diagnosis], [list(n) for n in t.counts]],
-                             separators=(",", ":")) for t in b.tasks],
+        "tasks": [_task_json(t) for t in b.tasks],
     }, separators=(",", ":"))
+
+
+def _task_json(t: TaskResult) -> str:
+    if isinstance(t, BriefTask):
+        cases, counts = t.cases, t.counts
+    else:
+        cases, counts = brief_cases(t.cases), tuple(sorted(_counts(t.cases).items()))
+    return json.dumps([t.id, t.title, t.score, t.max_score, [[c.status, c.counted, c.visibility, c.message] for c in cases],
+                       [[d.id, d.message] for d in t.diagnosis], [list(n) for n in counts]], separators=(",", ":"))
+
+
+def is_brief_json(text: str | None) -> bool:
+    """Is this a brief of this format (brief_json's text)? Told without parsing it."""
+    return bool(text) and text.startswith('{"v":%d,' % BRIEF)
 
 
 def brief_from_json(text: str) -> Report | None:
@@ -98,10 +110,21 @@ def brief_from_json(text: str) -> Report | None:
     if d.get("v") != BRIEF:
         return None
     return Report(d["submission"], d["score"], d["max_score"], tuple(map(_task, d["tasks"])), d["error"],
-                  d["sandbox"], tuple(d["notes"]), d["kit_version"],
+                  _shared(d["sandbox"]), _notes(tuple(d["notes"])), _shared(d["kit_version"]),
                   import_errors=tuple(tuple(e) for e in d["import_errors"]),
                   variant=Variant.from_json(d["variant"]) if d["variant"] else None,
                   samples=tuple((op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]))
+
+
+@lru_cache(maxsize=1 << 10)
+def _shared(text: str) -> str:
+    """One copy a class of a text most students' briefs read the same (the sandbox, the kit's version)."""
+    return text
+
+
+@lru_cache(maxsize=1 << 10)
+def _notes(notes: tuple[str, ...]) -> tuple[str, ...]:
+    return notes
 
 
 @lru_cache(maxsize=1 << 16)

@@ -14,6 +14,7 @@ A symbolic link is never followed: its row says so.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -115,10 +116,11 @@ def _is_lms_zip(path: Path) -> bool:
 def _finalise(found: list[Entry], problems: list[str], root: Path | None) -> list[Entry]:
     """Safe, de-duplicated, unique ids (batch/ids.py: each the same whatever else is in the class), sorted;
     a problem line for every id several submissions' names make, naming each original and its id."""
-    seen: set[tuple[str, Path]] = set()
+    seen: set[tuple[str, str]] = set()
     unique: list[Entry] = []
+    folders: dict[str, str] = {}
     for e in found:
-        key = (e.student, e.path.resolve())
+        key = (e.student, _resolved(e.path, folders))
         if key in seen:
             problems.append(f"{e.path}: given more than once; graded once")
             continue
@@ -135,6 +137,17 @@ def _finalise(found: list[Entry], problems: list[str], root: Path | None) -> lis
                             + "; ".join(f"{e.original or e.student!r} is {sid}" for e, sid in group))
     entries = [replace(e, student=s) for e, s in zip(unique, ids)]
     return sorted(entries, key=lambda e: (e.student.casefold(), e.student))
+
+
+def _resolved(path: Path, folders: dict[str, str]) -> str:
+    """path.resolve(), as text, its folder's resolved once for all the files in it (a class's thousands share one)."""
+    text = str(path)
+    folder, name = os.path.split(text)
+    if name in ("", ".", "..") or os.path.islink(text):
+        return str(path.resolve())
+    if folder not in folders:
+        folders[folder] = str(Path(folder).resolve())
+    return os.path.join(folders[folder], name)
 
 
 def _origin(e: Entry, root: Path | None) -> str:

@@ -10,6 +10,7 @@ submission alone, not on the rest of the class. `~` is never in an id made from 
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from collections import defaultdict
 from typing import Sequence
@@ -21,12 +22,18 @@ _WINDOWS_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10))
                      *(f"lpt{i}" for i in range(10))}
 
 
+# ASCII letters and digits and -_.@+, no leading dot, no trailing dot, at most MAX_LEN
+_PLAIN = re.compile(r"(?![.])[A-Za-z0-9_.@+-]{0,%d}(?<![.])" % (MAX_LEN - 1) + "[A-Za-z0-9_@+-]", re.ASCII)
+
+
 def sanitise(raw: str) -> str:
     """Letters (any script), digits and `-_.@+` stay; anything else becomes `_`.
 
     No leading dots, no trailing dots or spaces, no Windows device names, at most
     MAX_LEN characters, never empty.
     """
+    if _PLAIN.fullmatch(raw) and raw.split(".")[0].lower() not in _WINDOWS_RESERVED:
+        return raw  # already an id (most of a class): as the rest below would leave it
     text = unicodedata.normalize("NFC", str(raw)).strip()
     out = "".join(c if (c.isalnum() or c in _KEEP) else "_" for c in text)
     out = out.lstrip(".").rstrip(". ")[:MAX_LEN].rstrip(". ")

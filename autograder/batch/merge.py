@@ -49,11 +49,11 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
-            files = OutputFiles(out_dir, list(first.roster), store.outputs(),
+            files = OutputFiles(out_dir, list(first.roster), store,
                                 full=lambda row: store.get(row.student, keys[row.student]))
             stored = _rows(shard_dirs, manifests, keys, store, files)
             written = files.finish(stored, first.intake)
-            store.set_outputs(files.record)
+            files.keep_record()
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     return MergeResult(tuple(stored), len(manifests), out_dir, written)
@@ -121,9 +121,8 @@ def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, Grad
                     raise BatchInputError(f"shard {m.shard} ({folder}) has no grade for {len(lost)} of its students "
                                           f"({', '.join(sorted(lost)[:3])}{', …' if len(lost) > 3 else ''}): "
                                           "run its command again")
-                record = shard.outputs()
                 for row in store.briefs({s: keys[s] for s in m.own}).values():
-                    files.adopt(row, folder, record)
+                    files.adopt(row, folder, shard.output)
         except StoreError as err:
             raise BatchInputError(str(err)) from None
     roster = manifests[0].roster

@@ -21,6 +21,7 @@ from typing import Callable, Sequence
 
 from autograder import __version__
 from autograder.batch.ids import file_names
+from autograder.batch.output_record import MemoryRecord, StoreRecord, record_of
 from autograder.batch.store import BatchRow, Store
 from autograder.files import write_bytes_atomic
 from autograder.batch.exports import (
@@ -50,10 +51,9 @@ class Written:
 
 def write_outputs(out_dir: Path, rows: Sequence[BatchRow], *, store: Store | None = None) -> Written:
     """Write every output file for `rows`; with `store`, skip the files already up to date there."""
-    files = OutputFiles(out_dir, [r.student for r in rows], store.outputs() if store is not None else {})
+    files = OutputFiles(out_dir, [r.student for r in rows], store if store is not None else {})
     written = files.finish(rows)
-    if store is not None:
-        store.set_outputs(files.record)
+    files.keep_record()
     return written
 
 
@@ -65,18 +65,20 @@ class OutputFiles:
     replaced or edited by anyone else before the end is written once more.
     """
 
-    def __init__(self, out_dir: Path, students: Sequence[str], known: dict[str, tuple[str, str]],
+    def __init__(self, out_dir: Path, students: Sequence[str], known: Store | dict[str, tuple[str, str]],
                  full: Callable[[BatchRow], BatchRow] | None = None):
-        """full(row): a row whose report is a brief (brief.py) with its full report, to write the student's files."""
+        """known: the store whose record of the files is read and kept a file at a time (output_record.py), or
+        the record of the last run as a dict (path -> (inputs, stat)).
+        full(row): a row whose report is a brief (brief.py) with its full report, to write the student's files."""
         self.out_dir = Path(out_dir)
         self.full = full
         self.names = dict(zip(students, file_names(students)))
-        self._files = _Files(self.out_dir, dict(known))
+        self._files = _Files(self.out_dir, record_of(known))
 
-    @property
-    def record(self) -> dict[str, tuple[str, str]]:
-        """path -> (inputs, stat) of every file written or found up to date: for Store.set_outputs."""
-        return self._files.now
+    def keep_record(self) -> dict[str, tuple[str, str]] | None:
+        """Once finished (or every student's files written): the record of every file written or found up to
+        date, in the store (committed) or returned (path -> (inputs, stat))."""
+        return self._files.record.keep()
 
     def student_files(self, row: BatchRow) -> list[tuple[str, str | None, StudentExport]]:
         """(path, inputs digest, export) of each of a row's own files."""
@@ -86,14 +88,14 @@ class OutputFiles:
                  _inputs(export.folder, key, *((row.student, row.late) if export.keyed_by_student else ())), export)
                 for export in STUDENT_EXPORTS]
 
-    def adopt(self, row: BatchRow, folder: Path, record: dict[str, tuple[str, str]]) -> None:
+    def adopt(self, row: BatchRow, folder: Path, record: Callable[[str], tuple[str, str] | None]) -> None:
         """Take a row's files from another output folder (a shard's) as they are, where its record says they were
         made from the same inputs and are untouched since: copied, not rendered again (the rest are, by finish)."""
         for rel, inputs, _ in self.student_files(row):
-            if inputs is None or self._files.current(rel, inputs) or record.get(rel) != (inputs, _stat(folder / rel)):
+            if inputs is None or self._files.current(rel, inputs) or record(rel) != (inputs, _stat(folder / rel)):
                 continue
             write_bytes_atomic(self.out_dir / rel, (folder / rel).read_bytes())
-            self._files.now[rel] = (inputs, _stat(self.out_dir / rel))
+            self._files.record.put(rel, (inputs, _stat(self.out_dir / rel)))
 
     def write_student(self, row: BatchRow) -> None:
         """reports/<name>.json and feedback/<name>.html of one row."""
@@ -128,18 +130,20 @@ class OutputFiles:
                                                 intake=intake, roster=roster), removed=tuple(removed), kept=tuple(kept))
         self._write_class(rows, written)
         if the_class is not None:
-            self._files.now[_CLASS] = (the_class, "")
+            self._files.record.put(_CLASS, (the_class, ""))
+            self._files.record.mark(_CLASS)
         return written
 
     def _class_current(self, the_class: str | None) -> bool:
         """Were the class's files made from these rows (the_class), and is each untouched since? (Then marked so.)"""
-        names = [e.name for e in CLASS_EXPORTS if e.name in self._files.known or not e.only_with]
-        if the_class is None or self._files.known.get(_CLASS, ("",))[0] != the_class \
-                or not all(self._files.current(name, self._files.known.get(name, (None,))[0]) for name in names):
+        record = self._files.record
+        names = [e.name for e in CLASS_EXPORTS if record.get(e.name) is not None or not e.only_with]
+        if the_class is None or (record.get(_CLASS) or ("",))[0] != the_class \
+                or not all(self._files.current(name, (record.get(name) or (None,))[0]) for name in names):
             return False
         for name in (_CLASS, *names):
-            self._files.now[name] = self._files.known[name]
-            self._files.this_run.add(name)
+            record.keep_last(name)
+            record.mark(name)
         return True
 
     def _write_class(self, rows: Sequence[BatchRow], written: Written) -> None:
@@ -174,29 +178,27 @@ def _class_inputs(rows: Sequence[BatchRow], intake: Sequence[str], roster) -> st
 class _Files:
     """Writes files under `root` atomically, skipping one whose recorded inputs and stat still match."""
 
-    def __init__(self, root: Path, known: dict[str, tuple[str, str]]):
+    def __init__(self, root: Path, record: MemoryRecord | StoreRecord):
         self.root = root
-        self.known = known                          # the record from the last run
-        self.now: dict[str, tuple[str, str]] = {}   # the record after this run
-        self.this_run: set[str] = set()             # every file written or found up to date by this run
+        self.record = record  # the files' entries: as the last run left them, updated as this run writes
 
     def current(self, rel: str, inputs: str | None) -> bool:
         """Is root/rel up to date: made from these inputs, and untouched since?"""
-        old = self.now.get(rel) or self.known.get(rel)
+        old = self.record.get(rel)
         return inputs is not None and old is not None and old[0] == inputs and old[1] == _stat(os.path.join(self.root, rel))
 
     def write(self, rel: str, inputs: str | None, render: Callable[[], bytes]) -> bool:
         """Write root/rel from render() unless it is up to date; inputs None: always write."""
-        self.this_run.add(rel)
+        self.record.mark(rel)
         if self.current(rel, inputs):
-            self.now[rel] = self.now.get(rel) or self.known[rel]
+            self.record.keep_last(rel)
             return False
         path = self.root / rel
         write_bytes_atomic(path, render())
         if inputs is not None:
-            self.now[rel] = (inputs, _stat(path))
+            self.record.put(rel, (inputs, _stat(path)))
         else:
-            self.now.pop(rel, None)
+            self.record.drop(rel)
         return True
 
     def clear_others(self, folders: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -210,12 +212,12 @@ class _Files:
                 names = []
             for name in names:
                 rel = f"{folder}/{name}"
-                if rel in self.this_run:
+                if self.record.marked(rel):
                     continue
                 path = self.root / rel
                 if not path.is_file() or path.is_symlink():
                     continue
-                old = self.known.get(rel)
+                old = self.record.get(rel)
                 if old is not None and old[1] == _stat(path):
                     path.unlink()
                     removed.append(rel)

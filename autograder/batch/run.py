@@ -25,6 +25,7 @@ from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import GradeKey, grade_keys
+from autograder.batch.known_contents import content_digests
 from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
@@ -56,7 +57,7 @@ class ClassRows:
 
     @property
     def ungradable(self) -> tuple[BatchRow, ...]:
-        return tuple(r for r in self.rows if r.report.error is not None)
+        return tuple(r for r in self.rows if r.ungradable)
 
     @property
     def retryable(self) -> tuple[BatchRow, ...]:
@@ -113,7 +114,7 @@ def grade_batch(
                 entries.append(e)
             order = class_order(last, [e.student for e in entries], [*old, *(s for s in kept if s in unrostered)])
             keys: dict[str, GradeKey] = {}
-            files = OutputFiles(out_dir, order, store.outputs(),
+            files = OutputFiles(out_dir, order, store,
                                 full=lambda row: store.get(row.student, keys.get(row.student) or last.keys[row.student]))
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
@@ -124,7 +125,7 @@ def grade_batch(
             rows = tuple(by_student[s] for s in order if s in by_student)
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
             written = files.finish(rows, tuple(intake), roster=listed)
-            store.set_outputs(files.record)
+            files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
             all_keys = {**(last.keys if last else {}), **keys}
             LastClass.write(store, rows, {s: all_keys[s] for s in by_student if s in all_keys}, rubric)
@@ -154,7 +155,8 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     stored: dict[str, BatchRow] = {}
 
     def read_store() -> None:
-        keys.update(zip(by_student, grade_keys([e.path for e in entries], rubric)))  # the course's: it decides each variant
+        paths = [e.path for e in entries]  # keyed by the course's rubric: it decides each variant
+        keys.update(zip(by_student, grade_keys(paths, rubric, content_digests(paths, store))))
         stored.update(store.briefs(keys))  # each stored row's brief is read once, here (never its report)
 
     # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read

@@ -52,14 +52,14 @@ def grade_shard(entries: Sequence[Entry], out_dir: Path, *, shard: Shard, rubric
             write_manifest(out_dir, manifest)  # not finished: merge refuses it until the rest is graded
             # its students' own files, named as in the whole class, so that merge takes them as they are
             keys: dict = {}
-            files = OutputFiles(out_dir, manifest.roster, store.outputs(),
+            files = OutputFiles(out_dir, manifest.roster, store,
                                 full=lambda row: store.get(row.student, keys[row.student]))
             rows, graded = grade_rows(own, store, rubric=rubric, workers=workers, regrade=regrade,
                                       grade_one=grade_one, progress=progress, executor=executor,
                                       on_row=files.write_student, keys_out=keys, paint=False)
             for row in rows:  # those stored by an earlier run, checked (and written if missing or touched)
                 files.write_student(row)
-            store.set_outputs(files.record)
+            files.keep_record()
             write_manifest(out_dir, replace(manifest, finished=True))
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None

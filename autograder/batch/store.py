@@ -18,16 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Mapping
 
-from autograder.batch.brief import brief_from_json, brief_json, brief_of
+from autograder.batch.brief import brief_json, brief_of, is_brief_json
+from autograder.batch.report_json import report_from_dict
+from autograder.batch.row import BatchRow
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
-from autograder.variants.model import Variant
-from autograder.report.model import CaseGraph, CaseResult, Diagnosis, GraphNode, Place, Report, TaskResult
 
 SCHEMA = 1
 _TABLE = """
@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS grades (
 _OUTPUTS = """
 CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, inputs TEXT NOT NULL, stat TEXT NOT NULL)
 """
+_CONTENTS = """
+CREATE TABLE IF NOT EXISTS contents (path TEXT PRIMARY KEY, stat TEXT NOT NULL, digest TEXT NOT NULL)
+"""
 _META = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
@@ -49,26 +52,6 @@ _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND 
 
 class StoreError(UserError):
     """A gradebook file that can't be used: one line saying what to do."""
-
-
-@dataclass(frozen=True)
-class BatchRow:
-    """One submission's line in the gradebook: its report and where it came from."""
-    student: str
-    report: Report
-    late: bool | None = None
-    source: str = ""
-    original: str = ""
-    final: bool = True      # False: the grading crashed; the next run retries it
-    # sha256 of the report as the store holds it ("" for a row not from the store): what its
-    # output files are made from, so a resumed run can tell they are up to date without rendering
-    digest: str = field(default="", compare=False, repr=False)
-    # True: `report` is the report's brief (brief.py), what the class's files need; the store has the full one
-    brief: bool = field(default=False, compare=False, repr=False)
-
-    def briefly(self) -> BatchRow:
-        """The row with its report's brief: what a class's rows hold once the student's own files are written."""
-        return self if self.brief else replace(self, report=brief_of(self.report), brief=True)
 
 
 class Store:
@@ -85,6 +68,7 @@ class Store:
             self._db.execute(_TABLE)
             self._db.execute(_OUTPUTS)
             self._db.execute(_META)
+            self._db.execute(_CONTENTS)
             columns = {c[1] for c in self._db.execute("PRAGMA table_info(grades)")}
             for column in ("brief", "digest"):  # a gradebook of an earlier kit: its rows' briefs are made when read
                 if column not in columns:
@@ -128,17 +112,16 @@ class Store:
         read, but for a row stored by an earlier kit without a brief (made now, and kept)."""
         wanted = {student: _fields(key) for student, key in keys.items()}
         found, stale = {}, []
-        for student, *key, brief, digest, late, source, original, final in self._db.execute(
+        for student, *key, brief, digest, late, source, original, final, failed in self._db.execute(
                 "SELECT student, content, kit_version, hidden_seed, rubric, brief, digest, late, source, original, "
-                "final FROM grades"):
+                "final, CASE WHEN json_valid(brief) THEN json_extract(brief, '$.error') IS NOT NULL END FROM grades"):
             if wanted.get(student) != tuple(key):
                 continue
-            report = brief_from_json(brief) if brief and digest else None
-            if report is None:
+            if not (digest and is_brief_json(brief)):
                 stale.append(student)
                 continue
-            found[student] = BatchRow(student, report, None if late is None else bool(late), source, original,
-                                      bool(final), digest, brief=True)
+            found[student] = BatchRow(student, brief, None if late is None else bool(late), source, original,
+                                      bool(final), digest, brief=True, failed=bool(failed))  # its text: read when needed
         for student in stale:
             row = self.get(student, keys[student])
             found[student] = replace(row, report=brief_of(row.report), brief=True)
@@ -207,6 +190,45 @@ class Store:
             self._db.executemany("INSERT INTO outputs (path, inputs, stat) VALUES (?, ?, ?)",
                                  [(path, inputs, stat) for path, (inputs, stat) in outputs.items()])
 
+    def output(self, path: str) -> tuple[str, str] | None:
+        """One output file's (inputs digest, stat), as last recorded (output_record.StoreRecord)."""
+        found = self._db.execute("SELECT inputs, stat FROM outputs WHERE path = ?", (path,)).fetchone()
+        return None if found is None else (found[0], found[1])
+
+    def record_output(self, path: str, inputs: str, stat: str) -> None:
+        """Committed with the next grade stored, or by keep_marked_outputs: a record lost to a crash only has a
+        file written again."""
+        self._db.execute("INSERT OR REPLACE INTO outputs (path, inputs, stat) VALUES (?, ?, ?)", (path, inputs, stat))
+
+    def forget_output(self, path: str) -> None:
+        self._db.execute("DELETE FROM outputs WHERE path = ?", (path,))
+
+    def start_output_run(self) -> None:
+        """A temporary table (on disk, not in memory) of the files this run writes or finds up to date."""
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS output_run (path TEXT PRIMARY KEY)")
+        self._db.execute("DELETE FROM output_run")
+
+    def mark_output(self, path: str) -> None:
+        self._db.execute("INSERT OR IGNORE INTO output_run (path) VALUES (?)", (path,))
+
+    def output_marked(self, path: str) -> bool:
+        return self._db.execute("SELECT 1 FROM output_run WHERE path = ?", (path,)).fetchone() is not None
+
+    def keep_marked_outputs(self) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM outputs WHERE path NOT IN (SELECT path FROM output_run)")
+
+    def content(self, path: str) -> tuple[str, str] | None:
+        """A submission file's (stat, content digest) as last remembered (known_contents.py)."""
+        found = self._db.execute("SELECT stat, digest FROM contents WHERE path = ?", (path,)).fetchone()
+        return None if found is None else (found[0], found[1])
+
+    def remember_contents(self, rows: list[tuple[str, str, str]]) -> None:
+        """(path, stat, digest) of each submission file of this run: the only ones remembered after it."""
+        with self._db:
+            self._db.execute("DELETE FROM contents")
+            self._db.executemany("INSERT OR REPLACE INTO contents (path, stat, digest) VALUES (?, ?, ?)", rows)
+
     def meta(self, key: str) -> str | None:
         """What the output folder remembers under key (the roster, the last class: batch/class_list.py,
         batch/regrade.py), or None."""
@@ -225,38 +247,5 @@ def _digest(report_json: str) -> str:
     return hashlib.sha256(report_json.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _graph(data: dict | None) -> CaseGraph | None:
-    if not data:
-        return None
-    return CaseGraph(tuple(GraphNode(**{**n, "children": tuple(n["children"])}) for n in data["nodes"]),
-                     origin=data.get("origin", ""), after=tuple(data.get("after", ())), step=data.get("step", ""))
-
-
-def _diagnosis(d: dict) -> Diagnosis:
-    where = d.get("where")
-    return Diagnosis(d["id"], d["message"], bool(d.get("proven", False)), d.get("fix"),
-                     Place(where["file"], where["line"], where.get("cell")) if where else None)
-
-
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:
     return key.content, key.kit_version, key.hidden_seed, key.rubric
-
-
-def report_from_dict(data: dict) -> Report:
-    """The Report back from its JSON form: report_from_dict(report_dict(r)) == r."""
-    tasks = tuple(
-        TaskResult(t["id"], t["title"], t["score"], t["max_score"], tuple(
-            CaseResult(c["id"], c["status"], c["visibility"], c["message"], c["title"], tuple(c["details"]),
-                       c.get("output", ""), bool(c.get("counted", True)), _graph(c.get("graph")),
-                       tuple(c.get("charged_to", ())))
-            for c in t["cases"]
-        ), tuple(_diagnosis(d) for d in t.get("diagnosis", ())), t.get("where", ""))
-        for t in data["tasks"]
-    )
-    return Report(data["submission"], data["score"], data["max_score"], tasks, data["error"],
-                  data["sandbox"], tuple(data["notes"]), data["kit_version"],
-                  import_output=data.get("import_output", ""),
-                  import_errors=tuple(data.get("import_errors", {}).items()),
-                  variant=Variant.from_json(data["variant"]) if data.get("variant") else None,
-                  samples=tuple((s["op"], tuple(s["out"]), tuple(s["grad"])) for s in data.get("forensic_samples", ())),
-                  syntax=tuple((m, s["line"], s["column"]) for m, s in data.get("import_syntax", {}).items()))
