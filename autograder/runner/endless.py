@@ -164,20 +164,42 @@ def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object],
     priority) is neither: CPU and waiting are what the case does, so the verdict is the same on a quiet and a
     loaded machine, at any priority."""
     probe, waited = Probe(pid), 0.0
-    last = probe.cpu
+    last, delayed = probe.cpu, run_delay(pid)
     while True:
         before = time.monotonic()
         raw = wait(before + max(0.01, min(seconds - probe.used(), seconds - waited, SLICE)))
-        now, cpu = time.monotonic(), usage(pid)
+        now, cpu, delay = time.monotonic(), usage(pid), run_delay(pid)
         if raw != timeout:
             return raw, None, cpu - probe.cpu + waited
         if cpu - probe.cpu >= seconds:
             return timeout, "computing", cpu - probe.cpu + waited
-        if not runnable(pid):
-            waited += max(0.0, (now - before) - (cpu - last))
-        last = cpu
+        if not runnable(pid):  # asleep now: has it answered while this process waited for a CPU itself?
+            raw = wait(time.monotonic() + PROBE)
+            if raw != timeout:
+                return raw, None, cpu - probe.cpu + waited
+            waited += max(0.0, (now - before) - (cpu - last) - (delay - delayed))  # neither computing nor queued
+        last, delayed = cpu, delay
         if waited >= seconds:
             return timeout, "waiting", cpu - probe.cpu + waited
+
+
+def run_delay(pid: int) -> float:
+    """Seconds the live threads of the tree under `pid` have spent runnable, waiting for a CPU (the kernel's
+    schedstat run_delay; 0 where it keeps none). A look that ends with the tree asleep is not all waiting: on a
+    loaded machine much of it may have been spent in the run queue."""
+    total = 0
+    for one in tree(pid):
+        try:
+            tasks = os.listdir(f"/proc/{one}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{one}/task/{tid}/schedstat", "rb") as f:
+                    total += int(f.read().split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+    return total / 1e9
 
 
 def runnable(pid: int) -> bool:
