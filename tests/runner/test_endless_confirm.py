@@ -82,6 +82,24 @@ def test_is_an_answer_taken_at_once():
         nap.wait()
 
 
+def test_is_a_late_reader_not_the_childs_waiting(started):
+    """The child answered, then slept; the confirming process, starved of CPU, looks past its look's end, and
+    its wait says the time is up (the clock is read before the line): that time is the reader's lateness, not the
+    child's waiting. (Seen beside two burners: honest cases of a confirmation ended 'took longer than 0.5 s'.)"""
+    answered = started("import time; time.sleep(60)")  # it has written its line and sleeps
+    looks = []
+
+    def late(until: float) -> str:
+        looks.append(until)
+        if len(looks) == 1:  # the reader gets no CPU for 0.7 s, then finds its time up, the line unread
+            time.sleep(0.7)
+            return "timeout"
+        return "the answer"  # read at its next look
+
+    raw, why, _ = timed_by_work(answered.pid, 0.5, late, "timeout")
+    assert (raw, why) == ("the answer", None)
+
+
 def test_is_an_import_that_a_busy_machine_slows_past_import_timeout_still_graded(tmp_path, started):
     """An engine whose import computes ~1.2 s of CPU, with import_timeout 2 s, beside burners on every core:
     on the clock the import may take longer than 2 s (a guess), but it computes less than 2 s, and the
