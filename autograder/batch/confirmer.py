@@ -20,7 +20,7 @@ import os
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from autograder.runner import confirm
-from autograder.runner.cleanup import tree
+from autograder.runner.endless import threads
 
 
 def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None, low: bool = True) -> None:
@@ -58,17 +58,13 @@ def idle() -> bool:
 
 def normal(pid: int) -> None:
     """Every thread of the process tree under `pid` back to normal priority, where the grader may."""
-    for one in tree(pid):
+    for thread in threads(pid):
+        tid = int(thread.rsplit("/", 1)[1])
         try:
-            threads = [int(t) for t in os.listdir(f"/proc/{one}/task")]
-        except OSError:
-            continue
-        for tid in threads:
-            try:
-                os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
-                os.setpriority(os.PRIO_PROCESS, tid, 0)
-            except (AttributeError, OSError):
-                pass
+            os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
+            os.setpriority(os.PRIO_PROCESS, tid, 0)
+        except (AttributeError, OSError):
+            pass
 
 
 class Confirmer:

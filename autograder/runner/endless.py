@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from autograder.runner.cleanup import tree
 
@@ -183,37 +183,38 @@ def timed_by_work(pid: int, seconds: float, wait: Callable[[float], object],
             return timeout, "waiting", cpu - probe.cpu + waited
 
 
+def threads(pid: int) -> Iterator[str]:
+    """/proc/<process>/task/<tid> of every live thread of the process tree under `pid`."""
+    for one in tree(pid):
+        try:
+            tasks = os.listdir(f"/proc/{one}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            yield f"/proc/{one}/task/{tid}"
+
+
 def run_delay(pid: int) -> float:
     """Seconds the live threads of the tree under `pid` have spent runnable, waiting for a CPU (the kernel's
     schedstat run_delay; 0 where it keeps none). A look that ends with the tree asleep is not all waiting: on a
     loaded machine much of it may have been spent in the run queue."""
     total = 0
-    for one in tree(pid):
+    for thread in threads(pid):
         try:
-            tasks = os.listdir(f"/proc/{one}/task")
-        except OSError:
+            with open(f"{thread}/schedstat", "rb") as f:
+                total += int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
             continue
-        for tid in tasks:
-            try:
-                with open(f"/proc/{one}/task/{tid}/schedstat", "rb") as f:
-                    total += int(f.read().split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
     return total / 1e9
 
 
 def runnable(pid: int) -> bool:
     """Is a thread of the process tree under `pid` running or waiting only for a CPU (state R)?"""
-    for one in tree(pid):
+    for thread in threads(pid):
         try:
-            tasks = os.listdir(f"/proc/{one}/task")
+            with open(f"{thread}/stat", "rb") as f:
+                if f.read().rpartition(b")")[2].split()[:1] == [b"R"]:
+                    return True
         except OSError:
             continue
-        for tid in tasks:
-            try:
-                with open(f"/proc/{one}/task/{tid}/stat", "rb") as f:
-                    if f.read().rpartition(b")")[2].split()[:1] == [b"R"]:
-                        return True
-            except OSError:
-                continue
     return False
