@@ -23,10 +23,11 @@ from autograder import __version__
 from autograder.batch.ids import file_names
 from autograder.batch.output_record import MemoryRecord, StoreRecord, record_of
 from autograder.batch.store import BatchRow, Store
+from autograder.batch.unchanged import made_from
 from autograder.files import write_bytes_atomic
 from autograder.batch.exports import (
     CLASS_EXPORTS, FEEDBACK, GRADEBOOK, HISTOGRAM, REPORTS, STUDENT_EXPORTS, SUMMARY_HTML, SUMMARY_JSON, SUMMARY_MD,
-    StudentExport, json_text,
+    StudentExport,
     renderers,
 )
 
@@ -148,16 +149,15 @@ class OutputFiles:
 
     def _write_class(self, rows: Sequence[BatchRow], written: Written) -> None:
         """The class's files from its rows and summary, each written when it would change."""
-        summary_key = _sha(json_text(written.summary))
         for export in CLASS_EXPORTS:  # a costly file made elsewhere (the histogram's painter) starts first
             if export.ahead and (not export.only_with or export.only_with in written.summary) \
-                    and not self._files.current(export.name, _inputs(export.name, summary_key)):
+                    and not self._files.current(export.name, _inputs(export.name, made_from(export.name, written.summary))):
                 export.ahead(written.summary)
         for export in CLASS_EXPORTS:
             if export.only_with and export.only_with not in written.summary:
                 continue
-            if export.costly:  # rendered only when the summary changed
-                self._files.write(export.name, _inputs(export.name, summary_key),
+            if export.costly:  # rendered only when what it is made from changed (unchanged.py)
+                self._files.write(export.name, _inputs(export.name, made_from(export.name, written.summary)),
                                   lambda render=export.render: render(rows, written.summary))
             else:
                 self._files.write_bytes(export.name, export.render(rows, written.summary))

@@ -173,8 +173,9 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
             read_store()
         if jobs and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
-        if jobs and on_row is not None and paint:
+        if jobs and on_row is not None and paint and (everything or len(jobs) >= painter.PAINTER_MIN):
             painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
+        # (a rerun of a few: imported only if the picture's bins changed, unchanged.py; most often they have not)
         # what is here now (the kit, its libraries) lives to the end: kept out of the collector's full passes,
         # which the growing rows trigger (~0.3 ms a submission in a class of 200)
         gc.freeze()

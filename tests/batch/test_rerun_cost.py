@@ -1,0 +1,94 @@
+"""Does a rerun cost what changed (issue 32, item 2)? Each class file is left alone when what it is made from is
+unchanged, and what a rerun writes is byte for byte what a fresh grading of the same folder writes.
+
+(The figures are benchmarks/bench_scale.py's; these pin the behaviour, by what is made and written, not by the clock.)
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from autograder.batch import painter
+from autograder.batch.run import grade_batch
+from autograder.config import Rubric
+from batch_fakes import entry, grade_fake, submission
+
+RUBRIC = Rubric(hidden_seed=42)
+NAMES = [f"s{i:03d}" for i in range(10)]
+
+
+def run(entries, out):
+    return grade_batch(entries, out, rubric=RUBRIC, grade_one=grade_fake, progress=False, workers=2)
+
+
+def class_files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and not p.name.startswith(("gradebook.sqlite", ".autograder", "regrade-changes"))}
+
+
+def stamps(out: Path) -> dict[str, tuple[int, int]]:
+    """Each file's (inode, mtime): a file written again (atomically: a new inode) shows here."""
+    return {rel: ((st := os.stat(out / rel)).st_ino, st.st_mtime_ns) for rel in class_files(out)}
+
+
+@pytest.fixture
+def klass(tmp_path):
+    plans = {s: {"fail": ("mul",) if i % 3 == 0 else ()} for i, s in enumerate(NAMES)}
+    return [entry(s, submission(tmp_path / "in", s, **p), late=s == "s005") for s, p in plans.items()]
+
+
+def replan(tmp_path: Path, student: str, **changes) -> None:
+    plan_file = tmp_path / "in" / student / "plan.json"
+    plan_file.write_text(json.dumps({**json.loads(plan_file.read_text()), **changes}))
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The histograms drawn (painter.draw calls) and the painters started ahead (painter.start calls)."""
+    seen = {"draw": 0, "start": 0}
+    real_draw, real_start = painter.draw, painter.start
+
+    def draw(summary):
+        seen["draw"] += 1
+        return real_draw(summary)
+
+    def start(count):
+        seen["start"] += 1
+        return real_start(count)
+
+    monkeypatch.setattr(painter, "draw", draw)
+    monkeypatch.setattr(painter, "start", start)
+    return seen
+
+
+def test_does_a_rerun_whose_scores_keep_their_bins_leave_the_histogram_alone(klass, tmp_path, drawn):
+    out = tmp_path / "out"
+    run(klass, out)
+    assert drawn["draw"] == 1
+    before = stamps(out)
+    replan(tmp_path, "s003", fail=["tanh"])  # another task failed, as many points: the summary changes, its bins not
+    again = run(klass, out)
+    after = stamps(out)
+    assert again.graded == 1 and drawn["draw"] == 1 and drawn["start"] == 1  # neither drawn nor imported ahead
+    assert after["summary.json"] != before["summary.json"]
+    assert after["score_histogram.png"] == before["score_histogram.png"]
+    assert after["feedback/s003.html"] != before["feedback/s003.html"]  # the student's own page is new
+    assert after["feedback/s004.html"] == before["feedback/s004.html"]  # nobody else's
+    fresh = tmp_path / "fresh"
+    run(klass, fresh)
+    assert class_files(out) == class_files(fresh)
+
+
+def test_is_the_histogram_drawn_again_when_a_score_moves_to_another_bin(klass, tmp_path, drawn):
+    out = tmp_path / "out"
+    run(klass, out)
+    before = stamps(out)
+    replan(tmp_path, "s001", fail=["add", "mul", "tanh", "exp", "backward"])
+    run(klass, out)
+    assert drawn["draw"] == 2 and stamps(out)["score_histogram.png"] != before["score_histogram.png"]
+    fresh = tmp_path / "fresh"
+    run(klass, fresh)
+    assert class_files(out) == class_files(fresh)
