@@ -154,23 +154,27 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     keys: dict[str, GradeKey] = {} if keys_out is None else keys_out
     stored: dict[str, BatchRow] = {}
 
-    def read_store() -> None:
+    def read_keys() -> None:
         paths = [e.path for e in entries]  # keyed by the course's rubric: it decides each variant
         keys.update(zip(by_student, grade_keys(paths, rubric, content_digests(paths, store))))
-        stored.update(store.briefs(keys))  # each stored row's brief is read once, here (never its report)
 
-    # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read
+    # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read. A rerun
+    # decides what to grade from the keys alone (the submissions' digests, remembered with their stat, and the
+    # store's key columns); the stored rows' briefs are read while the workers start
     everything = regrade or not store.count()
     if not everything:
-        read_store()
-    todo = [e for e in entries if everything or not _final(stored.get(e.student))]
+        read_keys()
+    reused = set() if everything else store.finals(keys)
+    todo = [e for e in entries if e.student not in reused]
     jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
             for e in todo]
     graded: dict[str, BatchRow] = {}  # by this run, as stored
 
     def meanwhile() -> None:  # while the workers start, before any is handed a job
         if everything:
-            read_store()
+            read_keys()
+        # each stored row's brief is read once, here (never its report)
+        stored.update(store.briefs(keys if everything else {s: keys[s] for s in reused}))
         if jobs and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
         if jobs and on_row is not None and paint and (everything or len(jobs) >= painter.PAINTER_MIN):
@@ -197,7 +201,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
             executor.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
                            on_done=on_done, meanwhile=meanwhile)
     except KeyboardInterrupt:
-        done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
+        done = len(reused) + sum(_final(graded.get(e.student)) for e in todo)
         message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
                    f"{store.path}; run the same command again to grade the rest.")
         print(f"\n{message}", file=sys.stderr)

@@ -130,6 +130,13 @@ class Store:
                                  (brief_json(row.report), row.digest, student, *wanted[student]))
         return {s: found[s] for s in keys if s in found}
 
+    def finals(self, keys: Mapping[str, GradeKey]) -> set[str]:
+        """The students whose row under their key is final (a grade to keep), from the key columns alone."""
+        wanted = {student: _fields(key) for student, key in keys.items()}
+        return {student for student, *key in self._db.execute(
+                "SELECT student, content, kit_version, hidden_seed, rubric FROM grades WHERE final")
+                if wanted.get(student) == tuple(key)}
+
     def put(self, row: BatchRow, key: GradeKey, report_json: str | None = None) -> BatchRow:
         """Store (or replace) a submission's grade, committed at once; returns the row with its digest.
         report_json: the report as another store holds it (a shard's), kept as it is."""

@@ -92,3 +92,32 @@ def test_is_the_histogram_drawn_again_when_a_score_moves_to_another_bin(klass, t
     fresh = tmp_path / "fresh"
     run(klass, fresh)
     assert class_files(out) == class_files(fresh)
+
+
+def test_does_a_rerun_decide_what_to_grade_before_reading_any_brief(klass, tmp_path, monkeypatch):
+    from autograder.batch import executors
+    from autograder.batch.store import Store
+
+    out = tmp_path / "out"
+    run(klass, out)
+    replan(tmp_path, "s002", fail=["exp"])
+    seen: list = []
+    real_briefs, real_grade = Store.briefs, executors.LocalPool.grade
+
+    def briefs(self, keys):
+        seen.append(("briefs", len(keys)))
+        return real_briefs(self, keys)
+
+    def grade(self, jobs, **kw):
+        jobs = list(jobs)
+        seen.append(("grade", [j.student for j in jobs]))
+        return real_grade(self, jobs, **kw)
+
+    monkeypatch.setattr(Store, "briefs", briefs)
+    monkeypatch.setattr(executors.LocalPool, "grade", grade)
+    again = run(klass, out)
+    # the workers were handed their one job before a brief was read, and only the reused rows' briefs are read
+    assert seen == [("grade", ["s002"]), ("briefs", len(klass) - 1)] and again.graded == 1
+    fresh = tmp_path / "fresh"
+    run(klass, fresh)
+    assert class_files(out) == class_files(fresh)
