@@ -15,13 +15,15 @@ A symbolic link is never followed: its row says so.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import replace
 from pathlib import Path
 
 from autograder.batch import unzip
 from autograder.batch.entry import Discovery, Entry
 from autograder.batch.ids import assign, sanitise, uniquify
-from autograder.batch.items import children, is_junk, is_one_submission, narrow, not_a_submission
+from autograder.batch.items import (SUBMISSION_SUFFIXES, children, is_junk, is_junk_name, is_one_submission, narrow,
+                                    not_a_submission)
 from autograder.batch.layouts import moodle, recognise, recognise_names
 from autograder.batch.workspace import Workspace
 
@@ -86,8 +88,16 @@ def _folder(folder: Path, shown: str, ws: Workspace, found: list[Entry], problem
 def _children(items: list[Path], shown: str | None, found: list[Entry], problems: list[str]) -> None:
     """Each item is one submission: a folder, .py, .ipynb or .zip; anything else is skipped."""
     for item in items:
-        where = f"{shown}/{item.name}" if shown else str(item)
-        if item.is_symlink():  # never followed: a row whose grading says so
+        try:
+            mode = os.lstat(item).st_mode
+        except OSError:
+            mode = 0
+        name = item.name
+        if stat.S_ISREG(mode) and not is_junk_name(name) and item.suffix.lower() in SUBMISSION_SUFFIXES:
+            found.append(Entry(item.stem, item, "file", False, name))  # the common case, from one lstat
+            continue
+        where = f"{shown}/{name}" if shown else str(item)
+        if stat.S_ISLNK(mode):  # never followed: a row whose grading says so
             found.append(Entry(item.stem if item.suffix else item.name, item, "link", False, item.name))
             continue
         problem = not_a_submission(item, where)

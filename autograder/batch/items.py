@@ -10,7 +10,11 @@ JUNK_NAMES = {".ds_store", "thumbs.db", "desktop.ini", "__macosx", "__pycache__"
 
 def is_junk(path: Path) -> bool:
     """OS and editor litter: .DS_Store, __MACOSX/, ._resource forks, hidden files..."""
-    name = path.name
+    return is_junk_name(path.name)
+
+
+def is_junk_name(name: str) -> bool:
+    """is_junk of a path by this name (no Path made: a class's thousands of names are read this way)."""
     return name.lower() in JUNK_NAMES or name.startswith(".") or name.endswith("~")
 
 

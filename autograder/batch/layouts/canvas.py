@@ -23,6 +23,7 @@ from it would grade one student as several.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from pathlib import Path
 from autograder.batch.entry import Entry
 from autograder.batch.layouts.base import ROOM, Found, with_lms_id
 from autograder.batch.ids import MAX_LEN, sanitise
-from autograder.batch.items import SUBMISSION_SUFFIXES, children, is_junk
+from autograder.batch.items import SUBMISSION_SUFFIXES, children, is_junk, is_junk_name
 from autograder.batch.workspace import Workspace
 
 NAME = re.compile(r"^(?P<name>\w+?)(?P<late>_LATE)?_(?P<cid>\d+)_(?P<fid>\d+)_(?P<orig>.+)$")
@@ -79,7 +80,7 @@ def parse(path: Path) -> CanvasFile | None:
 
 def looks_like(names: list[str]) -> bool:
     """Canvas-named files are at least half of what's there (junk aside)."""
-    names = [n for n in names if not is_junk(Path(n))]
+    names = [n for n in names if not is_junk_name(os.path.basename(n.rstrip("/")))]
     hits = sum(1 for n in names if NAME.match(n))
     return hits > 0 and 2 * hits >= len(names)
 
