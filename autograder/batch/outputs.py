@@ -112,14 +112,17 @@ class OutputFiles:
         for rel, inputs, export in self.student_files(row):
             self._files.write(rel, inputs, lambda render=export.render: render(full()))
 
-    def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = (), roster=None) -> Written:
+    def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = (), roster=None,
+               done: Callable[[BatchRow], bool] | None = None) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary.
-        roster: the class list (batch/class_list.py), whose unrostered and missing students they name."""
+        roster: the class list (batch/class_list.py), whose unrostered and missing students they name.
+        done(row): the row's files are checked already, and untouched since (unchanged.EarlyFiles)."""
         from autograder.report.summary import build_summary  # the class's only: not imported before grading
 
         out_dir = self.out_dir
         for row in rows:
-            self.write_student(row)
+            if done is None or not done(row):
+                self.write_student(row)
         removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
         paths = (out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
                  out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML)

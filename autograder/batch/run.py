@@ -33,6 +33,7 @@ from autograder.batch.progress import progress_bar
 from autograder.batch.regrade import LastClass, class_order, kept_rows, kept_students
 from autograder.batch.regrade_changes import say_changes
 from autograder.batch.store import BatchRow, Store
+from autograder.batch.unchanged import EarlyFiles, prepare_renderers
 from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
 from autograder.config import Rubric
 from autograder.errors import UserError
@@ -116,15 +117,16 @@ def grade_batch(
             keys: dict[str, GradeKey] = {}
             files = OutputFiles(out_dir, order, store,
                                 full=lambda row: store.get(row.student, keys.get(row.student) or last.keys[row.student]))
+            early = EarlyFiles(files)  # the reused rows' files, checked while the workers start
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
-                                             on_row=files.write_student, keys_out=keys)
+                                             on_row=files.write_student, keys_out=keys, on_reused=early.check)
             by_student = {r.student: r for r in (*old.values(), *graded_rows)}
             by_student.update({e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
                                for e in entries if (why := unrostered.get(e.student))})
             rows = tuple(by_student[s] for s in order if s in by_student)
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
-            written = files.finish(rows, tuple(intake), roster=listed)
+            written = files.finish(rows, tuple(intake), roster=listed, done=early.done)
             files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
             all_keys = {**(last.keys if last else {}), **keys}
@@ -144,10 +146,12 @@ def _unrostered_report(entry: Entry, why: str, rubric: Rubric) -> Report:
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
                grade_one: GradeOne, progress: bool, executor: Executor,
                on_row: Callable[[BatchRow], None] | None = None,
-               keys_out: dict[str, GradeKey] | None = None, paint: bool = True) -> tuple[tuple[BatchRow, ...], int]:
+               keys_out: dict[str, GradeKey] | None = None, paint: bool = True,
+               on_reused: Callable[[list[BatchRow]], None] | None = None) -> tuple[tuple[BatchRow, ...], int]:
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
     on_row(row) as each is stored (the rows returned hold briefs: brief.py); paint: the class's histogram is
-    to be drawn (its painter started meanwhile). Returns (rows, how many this run graded)."""
+    to be drawn (its painter started meanwhile); on_reused(rows): the stored rows reused, while the workers
+    start (when any has a job). Returns (rows, how many this run graded)."""
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants])
     rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
@@ -177,6 +181,10 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
         stored.update(store.briefs(keys if everything else {s: keys[s] for s in reused}))
         if jobs and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
+        if jobs and on_row is not None and not everything:  # a rerun: what it writes after grading, ready now
+            prepare_renderers()
+            if on_reused is not None:
+                on_reused([stored[e.student] for e in entries if e.student in reused and e.student in stored])
         if jobs and on_row is not None and paint and (everything or len(jobs) >= painter.PAINTER_MIN):
             painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
         # (a rerun of a few: imported only if the picture's bins changed, unchanged.py; most often they have not)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 
 from autograder.batch.exports import HISTOGRAM
 
@@ -25,3 +26,62 @@ def made_from(name: str, summary: dict) -> str:
         part = summary
     text = json.dumps(part, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class EarlyFiles:
+    """The reused rows' own files (reports/, feedback/), checked while the workers start rather than at the end.
+
+    check(rows) writes each reused row's files where they are not up to date (outputs.OutputFiles.write_student)
+    and keeps a digest of their stat after. At the end, finish() asks done(row): the same files are looked at
+    again (one stat each, no record read, no digest of inputs made) and, when not one of them was replaced or
+    written since, finish need not check them again; when any was, every one is checked as before. The files
+    of the students graded by this run are written as each is stored, and checked again at the end as before.
+    """
+
+    def __init__(self, files):
+        self.files = files
+        self.students: dict[str, None] = {}   # the students checked early, in order
+        self.digest = ""
+        self._unchanged: bool | None = None
+
+    def check(self, rows) -> None:
+        for row in rows:
+            self.files.write_student(row)
+            self.students[row.student] = None
+        self.digest = self._stats()
+
+    def done(self, row) -> bool:
+        """Are row's files checked already, and untouched since?"""
+        if row.student not in self.students:
+            return False
+        if self._unchanged is None:
+            self._unchanged = self._stats() == self.digest
+        return self._unchanged
+
+    def _stats(self) -> str:
+        from autograder.batch.exports import STUDENT_EXPORTS
+        from autograder.batch.ids import file_names
+
+        h = hashlib.sha256()
+        root = str(self.files.out_dir)
+        for student in self.students:
+            name = self.files.names.get(student) or file_names([student])[0]
+            for export in STUDENT_EXPORTS:
+                rel = f"{export.folder}/{name}{export.suffix}"
+                try:
+                    st = os.stat(os.path.join(root, rel))
+                    seen = f"{rel}\0{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}\n"
+                except OSError:
+                    seen = f"{rel}\0\n"
+                h.update(seen.encode("utf-8", "surrogateescape"))
+        return h.hexdigest()
+
+
+def prepare_renderers() -> None:
+    """What writing a graded student's files imports and compiles (the feedback page's templates), done while the
+    workers start: a rerun of one student then waits for none of it after the grading."""
+    from autograder.report import html_report, json_text  # noqa: F401
+    from autograder.report.jinja_env import template
+
+    template(html_report.TEMPLATE)
+    template(html_report.CASE_TEMPLATE)

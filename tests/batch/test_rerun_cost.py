@@ -134,3 +134,39 @@ def test_does_a_new_gradebook_keep_each_rows_brief_before_its_report(tmp_path):
         pass
     columns = [c[1] for c in sqlite3.connect(tmp_path / "gradebook.sqlite").execute("PRAGMA table_info(grades)")]
     assert columns.index("brief") < columns.index("report") and columns.index("digest") < columns.index("report")
+
+
+def test_are_the_reused_rows_files_checked_once_while_the_worker_starts(klass, tmp_path, monkeypatch):
+    from autograder.batch.outputs import OutputFiles
+
+    out = tmp_path / "out"
+    run(klass, out)
+    replan(tmp_path, "s006", fail=["relu"])
+    checked: list[str] = []
+    real = OutputFiles.write_student
+
+    def write_student(self, row):
+        checked.append(row.student)
+        return real(self, row)
+
+    monkeypatch.setattr(OutputFiles, "write_student", write_student)
+    run(klass, out)
+    others = [s for s in NAMES if s != "s006"]
+    # every other student's files once, before s006's are written (as it is stored, and checked at the end)
+    assert checked == [*others, "s006", "s006"]
+    fresh = tmp_path / "fresh"
+    run(klass, fresh)
+    assert class_files(out) == class_files(fresh)
+
+
+def test_is_a_reused_rows_file_overwritten_during_the_grading_still_written_again(klass, tmp_path):
+    out = tmp_path / "out"
+    run(klass, out)
+    target = out / "feedback" / "s001.html"
+    replan(tmp_path, "s002", fail=["exp"], overwrite={str(target): "FORGED"})  # as unsandboxed code could
+    run(klass, out)
+    assert b"FORGED" not in target.read_bytes()
+    replan(tmp_path, "s002", overwrite={})
+    fresh = tmp_path / "fresh"
+    run(klass, fresh)
+    assert class_files(out) == class_files(fresh)
