@@ -25,6 +25,7 @@ from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import GradeKey, grade_keys
+from autograder.batch.in_place import InPlace, suits
 from autograder.batch.known_contents import content_digests
 from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
@@ -206,8 +207,10 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
 
     try:
         with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
-            executor.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
-                           on_done=on_done, meanwhile=meanwhile)
+            # one submission to grade (a rerun after one upload): graded here, as `grade PATH` does (in_place.py)
+            where = InPlace() if suits(jobs, grade_one, executor is LOCAL) else executor
+            where.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
+                        on_done=on_done, meanwhile=meanwhile)
     except KeyboardInterrupt:
         done = len(reused) + sum(_final(graded.get(e.student)) for e in todo)
         message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
