@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from autograder.batch.pool import Job, OnDone
+from autograder.batch.sigint import sigint_deferred
 from autograder.batch.worker import GradeOne, grade_hidden, grade_job, rubric_fields
 from autograder.config import Rubric
 
@@ -50,7 +51,8 @@ class InPlace:
             report, why = grade_job(guarded, job.path, job.student, fields, job.variant)
             if interrupted:
                 raise KeyboardInterrupt
-            on_done(job, report, why)
+            with sigint_deferred():  # a Ctrl-C now takes effect once the result is stored, as in the pool
+                on_done(job, report, why)
 
 
 def _warm(rubric: Rubric) -> None:
