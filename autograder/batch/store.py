@@ -67,6 +67,10 @@ class Store:
                 raise StoreError(f"{self.path} was written by another version of the kit; "
                                  "grade into a new --out folder")
             self._db.execute(_TABLE)
+            # what a rerun reads first, to know what to grade (finals): the key columns, in an index of their own,
+            # not from each row's page (a row holds its report: a page or more each, perhaps long out of the cache)
+            self._db.execute("CREATE INDEX IF NOT EXISTS grades_final ON grades "
+                             "(final, student, content, kit_version, hidden_seed, rubric)")
             self._db.execute(_OUTPUTS)
             self._db.execute(_META)
             self._db.execute(_CONTENTS)
@@ -137,7 +141,7 @@ class Store:
         """The students whose row under their key is final (a grade to keep), from the key columns alone."""
         wanted = {student: _fields(key) for student, key in keys.items()}
         return {student for student, *key in self._db.execute(
-                "SELECT student, content, kit_version, hidden_seed, rubric FROM grades WHERE final")
+                "SELECT student, content, kit_version, hidden_seed, rubric FROM grades WHERE final = 1")
                 if wanted.get(student) == tuple(key)}
 
     def put(self, row: BatchRow, key: GradeKey, report_json: str | None = None) -> BatchRow:
