@@ -19,7 +19,7 @@ import tempfile
 from contextlib import contextmanager
 from typing import Iterator
 
-PREFIXES = ("autograder-", "backprop-staging-")  # every folder made here starts with one of these
+PREFIXES = ("autograder-", "backprop-staging-", "backprop-child-")  # every folder made here starts with one of these
 HELD = ".held"
 _SWEPT: list[int] = []  # the process that swept already (a forked one sweeps again)
 

@@ -13,10 +13,10 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
+from autograder import scratch
 from autograder.runner.bytecode import compile_once
 from autograder.runner.conversation import (  # noqa: F401  (DEAD, FLOOD, TIMEOUT: what next_line answers, re-exported)
     DEAD, FLOOD, READ, STREAM_CAP, TIMEOUT, WRITE, Conversation,
@@ -43,7 +43,7 @@ class Child(Conversation):
         """level: how to start, end and describe the child (runner/levels/basic.py's Level, chosen by levels/__init__.py)."""
         super().__init__(limits)
         self.level = level
-        self.home = tempfile.mkdtemp(prefix="backprop-child-")
+        self.home = child_home()
         self.proc = None
         self.started = 0           # the child's start, in clock ticks (start_ticks); 0: nothing to sweep
         self.before: dict[int, int] = {}  # the grading process's children then (own_children)
@@ -136,10 +136,7 @@ class Child(Conversation):
             for fd in self._fds:
                 os.close(fd)
             self._fds = None
-            try:
-                os.rmdir(self.home)  # one system call where the home is empty (a zygote's child uses only its name)
-            except OSError:
-                shutil.rmtree(self.home, ignore_errors=True)
+            remove_child_home(self.home)
         return None if self.proc is None else self.level.exit_status(self.proc.returncode)
 
     def exited(self, wait: float = 0.0) -> bool:
@@ -166,5 +163,41 @@ class Child(Conversation):
         """The last line the child wrote on its real stderr since `since` (a crash's reason), or ""."""
         lines = bytes(self.streams["stderr"][since:]).decode("utf-8", "replace").strip().splitlines()
         return lines[-1][-chars:] if lines else ""
+
+
+_LOCKS: dict[str, int] = {}  # a home's outer folder -> the fd of its lock (scratch.py), held while the child lives
+
+
+def child_home() -> str:
+    """The child's private, empty working folder: inside a folder of scratch.py's (its lock beside the home,
+    out of the child's sight), so a grading process killed outright leaves nothing the next run won't sweep.
+    The home keeps the outer folder's unique name (a zygote stages a copy under it)."""
+    outer, fd = scratch.make("backprop-child-")
+    home = os.path.join(outer, os.path.basename(outer))
+    try:
+        os.mkdir(home, 0o700)
+    except BaseException:
+        scratch.remove(outer, fd)
+        raise
+    _LOCKS[outer] = fd
+    return home
+
+
+def remove_child_home(home: str) -> None:
+    """The home and its outer folder gone (a few system calls where the home is empty), then the lock let go."""
+    outer = os.path.dirname(home)
+    fd = _LOCKS.pop(outer, None)
+    try:
+        try:
+            os.rmdir(home)  # a zygote's child uses only its name
+        except OSError:
+            shutil.rmtree(home, ignore_errors=True)
+        os.unlink(os.path.join(outer, scratch.HELD))  # a sweep can no longer lock it, so it never takes it
+        os.rmdir(outer)
+    except OSError:
+        shutil.rmtree(outer, ignore_errors=True)
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 

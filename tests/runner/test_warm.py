@@ -38,6 +38,8 @@ def test_does_the_first_child_fork_from_the_zygote_warm_started(tmp_path):
     seen = {}
 
     def check():  # a thread of its own: a zygote is kept per thread, so this one starts fresh
+        for key in zygotes_of_this_thread(level):  # an ended thread's, whose ident this one got again
+            level.zygotes.pop(key).stop()
         warm(forbidden=RUBRIC.forbidden_imports, allowed=RUBRIC.allowed_imports)
         seen["warmed"] = dict(zygotes_of_this_thread(level))
         seen["counts"] = {key: z.count for key, z in seen["warmed"].items()}
