@@ -116,8 +116,8 @@ def _wholly(originals: dict[str, str], task: str, mistakes: tuple[str, ...]):
                 if not _may_hold(where, before):
                     continue
                 transformer = repair(where)
-                after = _visit(module if rel not in texts else cst.parse_module(before), transformer, where).code
-                if not transformer.marked or after == before:
+                written = _visit(module if rel not in texts else cst.parse_module(before), transformer, where)
+                if not transformer.marked or (after := written.code) == before:  # printed only where it marked
                     continue
                 texts[rel] = after
                 lines, now = _changed(before, after)
