@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 
@@ -90,6 +91,7 @@ def put_back(narrow: Narrowed, after: str) -> str | None:
     return "".join(out) + narrow.cut_before[-1]
 
 
+@functools.lru_cache(maxsize=8)  # a file is read by defined() and then narrowed(): parsed once (never changed here)
 def _tree(text: str) -> ast.Module | None:
     try:
         return ast.parse(text)
