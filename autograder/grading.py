@@ -122,7 +122,8 @@ def grade_path(
     started = time.monotonic()
     name = name or Path(path).name or Path(path).resolve().name or str(path)  # `.` by its real name
     cases = select_cases(rubric, include_hidden=include_hidden, tasks=tasks)
-    task_ids = [t for t in rubric.points if (t in tasks if tasks else any(c.task == t for c in cases))]
+    present = {c.task for c in cases}
+    task_ids = [t for t in rubric.points if (t in tasks if tasks else t in present)]
     goldens = golden_values(cases, rubric, store or GoldenStore())
     # with [variants], a grading run also samples the pool's operations for forensics (never scored)
     samples = []

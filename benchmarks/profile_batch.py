@@ -8,14 +8,12 @@ the cases) and the sandboxed children (the student's code, the interpreter, bubb
 Builds the class benchmarks/bench_batch.py builds (--count submissions, --seed), warms the goldens
 into a private cache, then grades it as `autograder grade DIR --out OUT --workers N` does
 (batch.run.grade_batch, here in this process so it can be profiled) with a grade_one that wraps
-the default one (worker.grade_hidden) and notes, per submission, the worker's own CPU and its
-reaped children's (os.times: user + sys); the whole tree's CPU (every descendant, once the pool's
-workers are reaped) gives the rest: the workers' start-up and, where a zygote forks the sandboxed
-children, the zygote with them (they are its children, not the worker's). A process's CPU reaches
-the tree only when its parent reaps it: one killed with its namespace and never waited for is not
-counted, so under a zygote that figure is a lower bound. Prints CPU per submission,
-by process kind, and the
-functions that cost the grading process and the workers most (cProfile, own time and cumulative).
+the default one (worker.grade_hidden: profile_worker.py) and notes, per submission, the worker's own
+CPU, its sandboxed children's (reaped by the worker, or by its zygote as the zygote says at each
+reap), and of both what the proofs of named mistakes took; the whole tree's CPU (every descendant,
+once the pool's workers are reaped) less those gives the rest: the workers' and zygotes' start-up,
+the painter. Prints CPU per submission, by process kind, and the functions that cost the grading
+process and the workers most (cProfile, own time and cumulative).
 CPU time, not wall clock: the machine may be shared.
 """
 from __future__ import annotations
@@ -38,37 +36,8 @@ sys.path.insert(0, str(KIT))
 sys.path.insert(0, str(KIT / "benchmarks"))
 sys.path.insert(0, str(KIT / "tests" / "corpus"))
 
-LOG_ENV = "AUTOGRADER_PROFILE_BATCH_DIR"  # where each worker writes its lines and its cProfile stats
-PROFILE_ENV = "AUTOGRADER_PROFILE_BATCH_CPROFILE"  # "1": the workers run under cProfile too
-_PROFILE: list[cProfile.Profile] = []
-
-
-def profiled_grade(path: Path, *, rubric, name: str):
-    """worker.grade_hidden, with the worker's CPU and its children's noted (a top-level function: a
-    spawned worker imports this module by name)."""
-    from autograder.batch.worker import grade_hidden
-
-    folder = Path(os.environ[LOG_ENV])
-    profiling = os.environ.get(PROFILE_ENV) == "1"
-    if not _PROFILE:
-        _PROFILE.append(cProfile.Profile())
-    before = os.times()
-    if profiling:
-        _PROFILE[0].enable()
-    try:
-        return grade_hidden(path, rubric=rubric, name=name)
-    finally:
-        if profiling:
-            _PROFILE[0].disable()
-        after = os.times()
-        line = {"student": name, "pid": os.getpid(),
-                "self": (after.user - before.user) + (after.system - before.system),
-                "children": (after.children_user - before.children_user)
-                + (after.children_system - before.children_system)}
-        with open(folder / f"worker-{os.getpid()}.jsonl", "a", encoding="utf-8") as f:
-            f.write(json.dumps(line) + "\n")
-        if profiling:
-            _PROFILE[0].dump_stats(folder / f"worker-{os.getpid()}.pstats")
+from profile_worker import LOG_ENV, PROFILE_ENV, profiled_grade  # noqa: E402
+from tree_cpu import counting_here  # noqa: E402
 
 
 # the grading process's own stages, timed in its main thread (time.thread_time: user + sys of that thread)
@@ -169,29 +138,41 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
     stages = _timed_main_stages()
     before = dict(stages)
     profile = cProfile.Profile()
-    cpu0, tree0, wall0, main_thread0 = _cpu(), _tree(), time.perf_counter(), time.thread_time()
-    if profiling:
-        profile.enable()
-    grade_batch(entries, work / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
-    if profiling:
-        profile.disable()
-        profile.dump_stats(logs / "main.pstats")
-    main_cpu, tree, wall = _cpu() - cpu0, _tree() - tree0, time.perf_counter() - wall0
+    with counting_here() as counted:  # every process, whoever reaps it (a zygote's forks are killed, not reaped)
+        cpu0, tree0, wall0, main_thread0 = _cpu(), _tree(), time.perf_counter(), time.thread_time()
+        group0 = counted() if counted else 0.0
+        if profiling:
+            profile.enable()
+        grade_batch(entries, work / "out", rubric=rubric, workers=workers, progress=False, grade_one=profiled_grade)
+        if profiling:
+            profile.disable()
+            profile.dump_stats(logs / "main.pstats")
+        main_cpu, tree, wall = _cpu() - cpu0, _tree() - tree0, time.perf_counter() - wall0
+        time.sleep(0.2)  # what the workers' zygotes left ending
+        everything = counted() - group0 if counted else None
     main_thread = time.thread_time() - main_thread0
     spent = {label: stages[label] - before[label] for label in stages}
     lines = [json.loads(line) for p in sorted(logs.glob("worker-*.jsonl")) for line in p.read_text().splitlines()]
     n = len(entries)
     workers_own, reaped = sum(x["self"] for x in lines), sum(x["children"] for x in lines)
+    proofs_own, proofs_children = sum(x["proofs_self"] for x in lines), sum(x["proofs_children"] for x in lines)
     return {
         "count": n, "workers": workers, "wall_seconds": wall, "per_second": n / wall, "logs": str(logs),
         "load_after": os.getloadavg()[0],
         "ms_per_submission": {
             "main process (store, reports, pages, class files)": 1000 * main_cpu / n,
-            "workers, own, grading (prepare, run the child, score)": 1000 * workers_own / n,
-            "workers' children reaped per submission (bwrap, interpreter, student code)": 1000 * reaped / n,
-            "the rest of the tree, as reaped (workers' start, a zygote, its children, the painter)":
-                1000 * (tree - workers_own - reaped) / n,
+            "workers, own: prepare, the cases' conversation, score": 1000 * (workers_own - proofs_own) / n,
+            "workers, own: proofs of named mistakes (LibCST, the copy's conversation)": 1000 * proofs_own / n,
+            "sandboxed children: the cases (interpreter, student code, bwrap or zygote)":
+                1000 * (reaped - proofs_children) / n,
+            "sandboxed children: the proofs' runs of the repaired copies": 1000 * proofs_children / n,
+            "the rest: workers' and zygotes' start, bwrap, the painter, and the children no one reaps "
+            "(a cgroup's count less the above)" if everything is not None else
+            "the rest of the tree (workers' and zygotes' start, the painter), as reaped (a lower bound)":
+                1000 * ((everything - main_cpu if everything is not None else tree) - workers_own - reaped) / n,
         },
+        "counted_by": "a cgroup" if everything is not None else "getrusage (no cgroup here: a lower bound)",
+        "proofs": sum(x["proofs_count"] for x in lines),
         "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
                             "the rest of its main thread (the pool, results, progress)":
                                 1000 * (main_thread - sum(spent.values())) / n,
@@ -208,6 +189,8 @@ def print_split(result: dict, indent: str = "") -> None:
     for what, ms in result["ms_per_submission"].items():
         print(f"{indent}  {what:76} {ms:7.1f} ms")
     print(f"{indent}  {'total':76} {sum(result['ms_per_submission'].values()):7.1f} ms")
+    print(f"{indent}  ({result['proofs']} proofs of named mistakes for {n} submissions; the total counted by "
+          f"{result['counted_by']})")
     print(f"{indent}the main process's CPU per submission, by stage (and in all, for the class):")
     for what, ms in result["main_process_ms"].items():
         print(f"{indent}  {what:70} {ms:6.1f} ms {ms * n / 1000:6.2f} s")

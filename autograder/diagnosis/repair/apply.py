@@ -9,7 +9,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from autograder.diagnosis.repair import backward, locate, nn, ops, ops_wiring, train
+from autograder.diagnosis.repair import backward, locate, narrow, nn, ops, ops_wiring, train
 from autograder.tasks import EVERY_OP
 
 # a file past this is not parsed (a student's engine.py is a few KB), nor the files past the total: a repair
@@ -41,6 +41,68 @@ def repairs(task: str, mistake: str) -> tuple[type, ...]:
 def repaired(package: Path, task: str, mistakes: tuple[str, ...]) -> tuple[dict[str, str], dict[str, list[Edit]]]:
     """(path -> repaired text, for the files changed; mistake -> its edits, [] where no spot was found)."""
     originals = _texts(package)
+    try:
+        return _narrowly(originals, task, mistakes)
+    except _Whole:
+        return _wholly(originals, task, mistakes)
+
+
+class _Whole(Exception):
+    """The repair is made on the whole files instead (narrow.py)."""
+
+
+def _narrowly(originals: dict[str, str], task: str, mistakes: tuple[str, ...]):
+    """repaired(), each file narrowed to the methods of the task's scope (narrow.py): the same texts and edits
+    as _wholly; _Whole where it can't say so (a repair that looks at a class as a whole, a method bound under
+    another name, a file `ast` or LibCST can't read, a change beside a cut)."""
+    chosen = list(repairs(task, m) for m in mistakes)
+    if not all(narrow.narrows(r) for found in chosen for r in found):
+        raise _Whole
+    first = _chosen(originals, locate.needles(task))
+    where = locate.scope_known(task, narrow.defined([originals[rel] for rel in first], locate.method_name(task))
+                               if task not in locate.NN else None)
+    if where is None:
+        raise _Whole
+    rest = _chosen({rel: t for rel, t in originals.items() if rel not in first}, [f"def {name}" for name in where.names])
+    texts: dict[str, str] = {}
+    edits: dict[str, list[Edit]] = {m: [] for m in mistakes}
+    for mistake, found in zip(mistakes, chosen):
+        for repair in found:
+            for rel in first + rest:
+                before = texts.get(rel) or originals[rel]
+                if not _may_hold(where, before):
+                    continue
+                part = narrow.narrowed(before, where)
+                transformer = repair(where)
+                try:
+                    module = cst.parse_module(part.text if part else before)
+                except (cst.ParserSyntaxError, RecursionError):
+                    raise _Whole from None
+                written = _visit(module, transformer, where)
+                if not transformer.marked:
+                    continue
+                after = narrow.put_back(part, written.code) if part else written.code
+                if after is None:
+                    raise _Whole
+                if after == before:
+                    continue
+                texts[rel] = after
+                lines, now = _changed(before, after)
+                edits[mistake].append(Edit(mistake, rel, lines, transformer.change, now))
+    return texts, edits
+
+
+def _chosen(texts: dict[str, str], needles) -> list[str]:
+    """The files _parsed would parse (their text holds a needle, within MAX_TOTAL), in order."""
+    found, total = [], 0
+    for rel, text in texts.items():
+        if any(needle in text for needle in needles) and (total := total + len(text)) <= MAX_TOTAL:
+            found.append(rel)
+    return found
+
+
+def _wholly(originals: dict[str, str], task: str, mistakes: tuple[str, ...]):
+    """repaired(), each file parsed, visited and printed whole."""
     sources = _parsed(originals, locate.needles(task))
     where = locate.scope(task, list(sources.values()))
     sources.update(_parsed({rel: t for rel, t in originals.items() if rel not in sources},
@@ -54,8 +116,8 @@ def repaired(package: Path, task: str, mistakes: tuple[str, ...]) -> tuple[dict[
                 if not _may_hold(where, before):
                     continue
                 transformer = repair(where)
-                after = _visit(module if rel not in texts else cst.parse_module(before), transformer, where).code
-                if not transformer.marked or after == before:
+                written = _visit(module if rel not in texts else cst.parse_module(before), transformer, where)
+                if not transformer.marked or (after := written.code) == before:  # printed only where it marked
                     continue
                 texts[rel] = after
                 lines, now = _changed(before, after)

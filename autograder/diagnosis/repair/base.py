@@ -204,6 +204,11 @@ def _returned(node: cst.FunctionDef) -> str | None:
     found: list[str] = []
 
     class Returns(cst.CSTVisitor):
+        def on_visit(self, inner) -> bool:
+            # a return is a statement: nothing inside an expression (a lambda's, a comprehension's) is one, and the
+            # first one found is the answer
+            return not found and not isinstance(inner, cst.BaseExpression) and super().on_visit(inner)
+
         def visit_FunctionDef(self, inner: cst.FunctionDef) -> bool:
             return inner is node
 
