@@ -2,9 +2,8 @@
 failing case what the code computed, what was expected, and why."""
 from __future__ import annotations
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+import sys
+from typing import TYPE_CHECKING
 
 from autograder.report.grouping import same_problems
 from autograder.report.inert import inert
@@ -12,6 +11,10 @@ from autograder.report.model import Report, TaskResult
 from autograder.report.next_step import NextStep, steps
 from autograder.report.numbers import show
 from autograder.report.task_text import variant_line
+from autograder.report.terminal_plain import Column, DoesNotFit, PlainConsole, Rows, escape, width_here
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow", "timeout": "magenta"}
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
@@ -22,8 +25,42 @@ def shown(text: str) -> str:
     return escape(inert(text))
 
 
+def require_rich() -> None:
+    """rich, which a report at a terminal (or one plain lines can't write) needs, is installed: else the
+    ModuleNotFoundError now, before grading (a Python without the kit's dependencies: cli/mistakes.py)."""
+    import importlib.util
+
+    if importlib.util.find_spec("rich") is None:
+        raise ModuleNotFoundError("No module named 'rich'", name="rich")
+
+
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
-    console = console or Console(highlight=False, emoji=False)  # a student's :smile: as typed
+    """The report on `console`, else on stdout: as plain lines where rich would write them so (terminal_plain.py),
+    else through rich (a terminal: colours, and lines wrapped at its width)."""
+    if console is None:
+        width = width_here()
+        text = None if width is None else plain_text(report, width, verbose=verbose)
+        if text is not None:
+            sys.stdout.write(text)
+            return
+        from rich.console import Console
+
+        console = Console(highlight=False, emoji=False)  # a student's :smile: as typed
+    _print_report(report, console, verbose)
+
+
+def plain_text(report: Report, width: int, *, verbose: bool = False) -> str | None:
+    """The report as rich writes it off a terminal `width` wide, where that is plain lines (terminal_plain.py);
+    None where rich may write it otherwise."""
+    plain = PlainConsole(width)
+    try:
+        _print_report(report, plain, verbose)
+    except DoesNotFit:
+        return None
+    return plain.text()
+
+
+def _print_report(report: Report, console: Console | PlainConsole, verbose: bool) -> None:
     console.print(f"[bold]{shown(report.submission)}[/bold]  (sandbox: {report.sandbox})")
     if report.variant is not None:
         console.print(shown(variant_line(report.variant)))
@@ -41,7 +78,8 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
             console.print(f"\n[bold]{_and(t.id for t in tasks)}[/bold] could not run:")
             _print_step(console, step)
     elif not report.error:  # a submission that could not be graded has one reason, said above
-        console.print(_summary_table(report))
+        table = _summary_table(report)
+        console.print(table if isinstance(console, PlainConsole) else _rich_table(table))
         _print_waiting(console, report, verbose)
         opened = {t.id: step for step, tasks in found for t in tasks}
         for step, tasks in stopped:
@@ -76,23 +114,34 @@ def _and(words) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
-def _summary_table(report: Report) -> Table:
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("task")
-    table.add_column("score", justify="right")
-    table.add_column("cases", justify="right")
-    table.add_column("status")
-    table.add_column("what", style="dim")
+SUMMARY = (Column("task"), Column("score", right=True), Column("cases", right=True), Column("status"), Column("what"))
+
+
+def _summary_table(report: Report) -> Rows:
+    rows = []
     for t in report.tasks:
         style = STYLE.get(t.status, "")
         passed = t.count("passed")
-        table.add_row(
+        rows.append((
             t.id,
             f"{show(t.score)}/{show(t.max_score)}",
             f"{passed}/{len(t.cases)}",
             f"[{style}]{MARK.get(t.status, '')} {t.status}[/{style}]",
             shown(t.title),
-        )
+        ))
+    return Rows(SUMMARY, tuple(rows))
+
+
+def _rich_table(rows: Rows):
+    """The summary as rich lays it out on a terminal: the status in its colour, the task's title dim."""
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in rows.columns:
+        table.add_column(column.header, justify="right" if column.right else "left",
+                         style="dim" if column.header == "what" else None)
+    for row in rows.rows:
+        table.add_row(*row)
     return table
 
 

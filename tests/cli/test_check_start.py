@@ -12,10 +12,11 @@ from autograder.paths import KIT_ROOT
 # (the child's bytecode is fresh after the first run)
 NEVER = ("autograder.lms", "autograder.cli.lms", "autograder.cli.merge", "autograder.batch", "compileall")
 # what a passing check of a folder never needs: the diagnosis and its repairs (LibCST), forensics, a variant's
-# signature, the pages (jinja2), torch, zipfile (a .zip's), multiprocessing (a pool's), the mistakes said
+# signature, the pages (jinja2), torch, zipfile (a .zip's), multiprocessing (a pool's), the mistakes said, and
+# off a terminal (here: stdout a file) rich (report/terminal_plain.py writes what rich would)
 PASSING_NEVER = ("torch", "jinja2", "libcst", "autograder.diagnosis", "autograder.report.html_report",
                  "autograder.report.json_report", "autograder.variants.forensics", "autograder.variants.signature",
-                 "autograder.cli.mistakes", "zipfile", "multiprocessing", "cryptography")
+                 "autograder.cli.mistakes", "zipfile", "multiprocessing", "cryptography", "rich")
 
 
 def modules_after(*argv: str) -> set[str]:
