@@ -25,13 +25,18 @@ def shown(text: str) -> str:
     return escape(inert(text))
 
 
-def require_rich() -> None:
-    """rich, which a report at a terminal (or one plain lines can't write) needs, is installed: else the
-    ModuleNotFoundError now, before grading (a Python without the kit's dependencies: cli/mistakes.py)."""
-    import importlib.util
+def ready_rich() -> None:
+    """rich made ready before grading: imported now where the report will need it (stdout a terminal: called
+    while the sandbox boots, its import costs the check no wait), else only found installed (a Python without
+    the kit's dependencies: ModuleNotFoundError now, said in one line by the command, not after grading)."""
+    if width_here() is None:
+        import rich.console
+        import rich.table  # noqa: F401
+    else:
+        import importlib.util
 
-    if importlib.util.find_spec("rich") is None:
-        raise ModuleNotFoundError("No module named 'rich'", name="rich")
+        if importlib.util.find_spec("rich") is None:
+            raise ModuleNotFoundError("No module named 'rich'", name="rich")
 
 
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
