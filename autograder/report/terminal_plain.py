@@ -108,9 +108,12 @@ class PlainConsole:
     def __init__(self, width: int):
         self.width, self.lines = width, []
 
-    def print(self, what: str | Rows = "", *, soft_wrap: bool = False, highlight: bool | None = None) -> None:
+    def print(self, what: str | Rows = "", *, soft_wrap: bool = False, highlight: bool | None = None, **other) -> None:
         """As rich's Console.print writes it off a terminal: a table laid out, text wrapped at spaces to the width
-        (soft_wrap: not wrapped), whitespace past the width dropped at a line's end."""
+        (soft_wrap: not wrapped), whitespace past the width dropped at a line's end. Anything else rich can
+        print (another renderable, a style, end=...) is rich's to write: DoesNotFit."""
+        if other or not isinstance(what, (str, Rows)):
+            raise DoesNotFit(f"rich's own: {type(what).__name__}, {sorted(other)}")
         if isinstance(what, Rows):
             lines = self._table(what).split("\n")
         else:
@@ -147,6 +150,10 @@ class PlainConsole:
             blank = " " * len(head)
             lines += [(blank if n else head) + " " + text.ljust(inner[last]) for n, text in enumerate(wrapped)]
         return "\n".join(lines)
+
+    def __getattr__(self, name: str):
+        """Any other of rich's Console's methods (a rule, a log line) is rich's to write."""
+        raise DoesNotFit(f"rich's Console.{name}")
 
     def text(self) -> str:
         return "".join(line + "\n" for line in self.lines)

@@ -144,3 +144,15 @@ def test_does_a_check_off_a_terminal_write_rich_s_text_without_rich_and_at_one_w
     assert "RICH True" in err and "\x1b[" in forced
     narrow, err = check({**env, "COLUMNS": "50"}, terminal=False)
     assert max(map(len, narrow.splitlines())) <= 50
+
+
+def test_is_anything_else_rich_prints_left_to_rich():
+    """A renderable, an option or a method of rich's Console the plain writer does not write: DoesNotFit."""
+    from rich.panel import Panel
+
+    plain = terminal_plain.PlainConsole(80)
+    for call in (lambda: plain.print(Panel("x")), lambda: plain.print("x", style="bold"), lambda: plain.rule("x")):
+        with pytest.raises(terminal_plain.DoesNotFit):
+            call()
+    plain.print("[bold]x[/bold]", soft_wrap=True, highlight=False)
+    assert plain.text() == "x\n"
