@@ -157,7 +157,7 @@ def _check(args) -> int:
         if args.format == "text":  # while it boots too
             from autograder.report.text import print_report, ready_rich
 
-            ready_rich()  # imported where the report needs it (a terminal: report/terminal_plain.py)
+            ready_rich()  # imported only where the report needs it (report/terminal_plain.py)
 
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:

@@ -11,7 +11,8 @@ from autograder.report.model import Report, TaskResult
 from autograder.report.next_step import NextStep, steps
 from autograder.report.numbers import show
 from autograder.report.task_text import variant_line
-from autograder.report.terminal_plain import Column, DoesNotFit, PlainConsole, Rows, escape, width_here
+from autograder.report.terminal_markup import DoesNotFit, escape
+from autograder.report.terminal_plain import Column, PlainConsole, Rows, mode_here
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,10 +27,11 @@ def shown(text: str) -> str:
 
 
 def ready_rich() -> None:
-    """rich made ready before grading: imported now where the report will need it (stdout a terminal: called
-    while the sandbox boots, its import costs the check no wait), else only found installed (a Python without
-    the kit's dependencies: ModuleNotFoundError now, said in one line by the command, not after grading)."""
-    if width_here() is None:
+    """rich made ready before grading: imported now where the report will need it (mode_here None: FORCE_COLOR,
+    a dumb terminal...; called while the sandbox boots, its import costs the check no wait), else only found
+    installed (a Python without the kit's dependencies: ModuleNotFoundError now, said in one line by the
+    command, not after grading)."""
+    if mode_here() is None:
         import rich.console
         import rich.table  # noqa: F401
     else:
@@ -40,11 +42,11 @@ def ready_rich() -> None:
 
 
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
-    """The report on `console`, else on stdout: as plain lines where rich would write them so (terminal_plain.py),
-    else through rich (a terminal: colours, and lines wrapped at its width)."""
+    """The report on `console`, else on stdout: written as rich writes it, without rich where its layout is simple
+    (terminal_plain.py), else by rich."""
     if console is None:
-        width = width_here()
-        text = None if width is None else plain_text(report, width, verbose=verbose)
+        mode = mode_here()
+        text = None if mode is None else plain_text(report, *mode, verbose=verbose)
         if text is not None:
             sys.stdout.write(text)
             return
@@ -54,10 +56,10 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
     _print_report(report, console, verbose)
 
 
-def plain_text(report: Report, width: int, *, verbose: bool = False) -> str | None:
-    """The report as rich writes it off a terminal `width` wide, where that is plain lines (terminal_plain.py);
-    None where rich may write it otherwise."""
-    plain = PlainConsole(width)
+def plain_text(report: Report, width: int, colour: bool = False, *, verbose: bool = False) -> str | None:
+    """The report as rich writes it `width` wide, off a terminal or (colour) on one, where rich's layout takes no
+    more than terminal_plain.py writes; None where it may."""
+    plain = PlainConsole(width, colour)
     try:
         _print_report(report, plain, verbose)
     except DoesNotFit:
@@ -119,7 +121,8 @@ def _and(words) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
-SUMMARY = (Column("task"), Column("score", right=True), Column("cases", right=True), Column("status"), Column("what"))
+SUMMARY = (Column("task"), Column("score", right=True), Column("cases", right=True), Column("status"),
+           Column("what", style="dim"))
 
 
 def _summary_table(report: Report) -> Rows:
@@ -143,8 +146,7 @@ def _rich_table(rows: Rows):
 
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in rows.columns:
-        table.add_column(column.header, justify="right" if column.right else "left",
-                         style="dim" if column.header == "what" else None)
+        table.add_column(column.header, justify="right" if column.right else "left", style=column.style or None)
     for row in rows.rows:
         table.add_row(*row)
     return table

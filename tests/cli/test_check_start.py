@@ -13,7 +13,7 @@ from autograder.paths import KIT_ROOT
 NEVER = ("autograder.lms", "autograder.cli.lms", "autograder.cli.merge", "autograder.batch", "compileall")
 # what a passing check of a folder never needs: the diagnosis and its repairs (LibCST), forensics, a variant's
 # signature, the pages (jinja2), torch, zipfile (a .zip's), multiprocessing (a pool's), the mistakes said, and
-# off a terminal (here: stdout a file) rich (report/terminal_plain.py writes what rich would)
+# rich (report/terminal_plain.py writes what rich would, on a terminal too: tests/report/test_terminal_plain.py)
 PASSING_NEVER = ("torch", "jinja2", "libcst", "autograder.diagnosis", "autograder.report.html_report",
                  "autograder.report.json_report", "autograder.variants.forensics", "autograder.variants.signature",
                  "autograder.cli.mistakes", "zipfile", "multiprocessing", "cryptography", "rich")

@@ -16,7 +16,7 @@ from rich.markup import escape as rich_escape, render
 from autograder.config import load_rubric
 from autograder.grading import grade_path
 from autograder.paths import KIT_ROOT
-from autograder.report import terminal_plain
+from autograder.report import terminal_markup, terminal_plain
 from autograder.report.inert import inert
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.text import plain_text, print_report
@@ -25,21 +25,24 @@ from test_every_report_renders import reports
 WIDTHS = (40, 60, 72, 80, 100, 200)
 
 
-def rich_text(report: Report, width: int, verbose: bool) -> str:
-    out = io.StringIO()  # the console print_report makes, off a terminal of this width
-    print_report(report, Console(file=out, width=width, highlight=False, emoji=False), verbose=verbose)
+def rich_text(report: Report, width: int, verbose: bool, colours: str | None = None) -> str:
+    out = io.StringIO()  # the console print_report makes, off a terminal of this width or (colours) on one
+    console = Console(file=out, width=width, highlight=False, emoji=False, force_terminal=colours is not None,
+                      color_system=colours)
+    print_report(report, console, verbose=verbose)
     return out.getvalue()
 
 
 def same_as_rich(report: Report) -> int:
-    """How many (width, verbose) the plain writer took; each one equal to rich's."""
+    """How many (width, verbose, colours) the plain writer took; each one equal to rich's, byte for byte."""
     taken = 0
     for width in WIDTHS:
         for verbose in (False, True):
-            text = plain_text(report, width, verbose=verbose)
-            if text is not None:
-                assert text == rich_text(report, width, verbose), (width, verbose)
-                taken += 1
+            for colours in (None, "standard", "256", "truecolor"):
+                text = plain_text(report, width, colours is not None, verbose=verbose)
+                if text is not None:
+                    assert text == rich_text(report, width, verbose, colours), (width, verbose, colours)
+                    taken += 1
     return taken
 
 
@@ -78,13 +81,13 @@ def test_is_every_generated_report_written_as_rich_writes_it(report):
 @given(st.text())
 def test_does_student_text_escape_and_read_back_as_rich_s_markup_reads(text):
     text = inert(text)  # as the report shows any text (no control character: rich drops those)
-    assert terminal_plain.escape(text) == rich_escape(text)
+    assert terminal_markup.escape(text) == rich_escape(text)
     for markup in (rich_escape(text), f"[bold]{rich_escape(text)}[/bold] — [dim]{rich_escape(text)}[/dim]", text):
         try:
             shown = render(markup).plain
         except MarkupError:  # text that is not escaped may be no markup at all (the kit escapes all it shows)
             continue
-        assert terminal_plain.plain(markup) == shown
+        assert terminal_markup.plain(markup) == shown
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +104,7 @@ def test_are_graded_reports_written_as_rich_writes_them_and_without_rich_at_80_c
     for report in graded:
         report = report.without_sandbox_notes()
         assert same_as_rich(report) >= 1
-        assert plain_text(report, 80) is not None, report.submission
+        assert plain_text(report, 80) is not None and plain_text(report, 80, True) is not None, report.submission
 
 
 def check(env: dict, *, terminal: bool) -> tuple[str, str]:
@@ -133,16 +136,21 @@ def check(env: dict, *, terminal: bool) -> tuple[str, str]:
     return b"".join(chunks).decode(), f"RICH {' rich.console' in err}"
 
 
-def test_does_a_check_off_a_terminal_write_rich_s_text_without_rich_and_at_one_with_it():
+def test_does_a_check_write_what_rich_writes_off_a_terminal_and_on_one_without_importing_it():
+    """The student's command end to end, its stdout a pipe and a terminal: the same bytes as rich writes (rich asked
+    by TTY_INTERACTIVE, which changes nothing rich prints but sends the report to rich), without rich."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE",
-                                                            "COLUMNS", "NO_COLOR")}
-    piped, err = check(env, terminal=False)
-    assert "RICH False" in err and "Score: 100 / 100" in piped
-    coloured, err = check(env, terminal=True)
-    assert "RICH True" in err and "\x1b[" in coloured and "Score: 100 / 100" in coloured
-    forced, err = check({**env, "FORCE_COLOR": "1"}, terminal=False)  # rich's colours asked for off a terminal
-    assert "RICH True" in err and "\x1b[" in forced
-    narrow, err = check({**env, "COLUMNS": "50"}, terminal=False)
+                                                            "COLUMNS", "NO_COLOR", "TERM")}
+    env["TERM"] = "xterm-256color"
+    for terminal in (False, True):
+        written, imported = check(env, terminal=terminal)
+        by_rich, imported_by_rich = check({**env, "TTY_INTERACTIVE": "1"}, terminal=terminal)
+        assert "RICH False" in imported and "RICH True" in imported_by_rich
+        assert "Score: 100 / 100" in written and written == by_rich
+        assert ("\x1b[1m" in written) == terminal
+    forced, imported = check({**env, "FORCE_COLOR": "1"}, terminal=False)  # rich's colours asked for off a terminal
+    assert "RICH True" in imported and "\x1b[" in forced
+    narrow, _ = check({**env, "COLUMNS": "50"}, terminal=False)
     assert max(map(len, narrow.splitlines())) <= 50
 
 
@@ -152,7 +160,7 @@ def test_is_anything_else_rich_prints_left_to_rich():
 
     plain = terminal_plain.PlainConsole(80)
     for call in (lambda: plain.print(Panel("x")), lambda: plain.print("x", style="bold"), lambda: plain.rule("x")):
-        with pytest.raises(terminal_plain.DoesNotFit):
+        with pytest.raises(terminal_markup.DoesNotFit):
             call()
     plain.print("[bold]x[/bold]", soft_wrap=True, highlight=False)
     assert plain.text() == "x\n"
