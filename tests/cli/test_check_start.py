@@ -87,3 +87,14 @@ def test_does_every_other_form_go_to_the_parser(words):
 def test_does_a_plain_check_import_no_argparse():
     loaded = modules_after("check", "solutions")
     assert "autograder.grading" in loaded and "argparse" not in loaded
+
+
+def test_does_the_way_to_the_zygotes_start_leave_the_sessions_modules_for_later():
+    """runner/warm.py starts the zygote before grading imports the session (runner/__init__ hands run_cases out
+    when asked for): what the zygote's start imports is all a check waits for before its sandbox boots."""
+    code = ("import sys, autograder.runner.warm; import autograder.runner as r; before = set(sys.modules); "
+            "r.run_cases, r.Limits, r.RunResult; "
+            "print('autograder.runner.session' in before, 'autograder.runner.session' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
