@@ -2,6 +2,7 @@
 failing case what the code computed, what was expected, and why."""
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -48,12 +49,23 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
         mode = mode_here()
         text = None if mode is None else plain_text(report, *mode, verbose=verbose)
         if text is not None:
-            sys.stdout.write(text)
+            _write(text)
             return
         from rich.console import Console
 
         console = Console(highlight=False, emoji=False)  # a student's :smile: as typed
     _print_report(report, console, verbose)
+
+
+def _write(text: str) -> None:
+    """text on stdout, flushed, as rich's Console writes it: a closed pipe (`check | true`) ends the command with 1
+    and nothing more said (rich's on_broken_pipe: stdout pointed at /dev/null, SystemExit(1))."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
 def plain_text(report: Report, width: int, colour: bool = False, *, verbose: bool = False) -> str | None:

@@ -164,3 +164,16 @@ def test_is_anything_else_rich_prints_left_to_rich():
             call()
     plain.print("[bold]x[/bold]", soft_wrap=True, highlight=False)
     assert plain.text() == "x\n"
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_does_a_check_into_a_closed_pipe_end_as_rich_ends_it(unbuffered):
+    """`check | true`: rich's Console ends the command with 1 and says nothing (its on_broken_pipe); so does the
+    report written without it (a traceback with PYTHONUNBUFFERED, exit 120 without, before)."""
+    read, write = os.pipe()
+    os.close(read)
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    done = subprocess.run([sys.executable, "-m", "autograder", "check", "solutions"], cwd=KIT_ROOT, env=env,
+                          stdout=write, stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(write)
+    assert (done.returncode, done.stderr) == (1, "")
