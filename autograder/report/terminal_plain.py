@@ -60,6 +60,8 @@ def mode_here() -> tuple[int, bool] | None:
         colour = out.isatty()
     except (AttributeError, ValueError):
         return None
+    if (getattr(out, "encoding", None) or "").lower().replace("-", "") != "utf8":
+        return None  # rich says what to set where the report's ✓ can't be written
     if colour and os.environ.get("TERM", "").lower() in ("dumb", "unknown"):
         return None
     columns = os.environ.get("COLUMNS")
