@@ -22,7 +22,7 @@ from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.text import plain_text, print_report
 from test_every_report_renders import reports
 
-WIDTHS = (40, 60, 72, 80, 100, 200)
+WIDTHS = (20, 27, 40, 60, 72, 80, 100, 200)
 
 
 def rich_text(report: Report, width: int, verbose: bool, colours: str | None = None) -> str:
