@@ -11,9 +11,8 @@ writes exactly that, and stops with `DoesNotFit` wherever rich's layout takes mo
 ASCII and the report's own ✓ ✗ … — (a tab, which rich expands; a wide character, whose width rich counts), a
 style or renderable it doesn't write, and FORCE_COLOR, TTY_COMPATIBLE, TTY_INTERACTIVE, NO_COLOR, a dumb terminal.
 The report is then written by rich. tests/report/test_terminal_plain.py compares the two on generated and graded
-reports at eight widths (20 to 200 columns) in every colour system, and the student's command end to end on a pipe and a terminal.
-
-The markup is read as rich reads it (terminal_markup.py).
+reports at eight widths (20 to 200 columns) in every colour system, and the student's command end to end on a
+pipe and a terminal.
 """
 from __future__ import annotations
 
