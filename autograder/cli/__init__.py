@@ -155,7 +155,9 @@ def _check(args) -> int:
         warm(forbidden=rubric.forbidden_imports, allowed=rubric.allowed_imports)
         from autograder.grading import grade_path
         if args.format == "text":  # while it boots too
-            from autograder.report.text import print_report
+            from autograder.report.text import print_report, ready_rich
+
+            ready_rich()  # imported only where the report needs it (report/terminal_plain.py)
 
         report = grade_path(args.path, rubric=rubric, include_hidden=args.include_hidden, tasks=args.task)
     except ConfigError as err:

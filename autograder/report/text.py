@@ -2,9 +2,9 @@
 failing case what the code computed, what was expected, and why."""
 from __future__ import annotations
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+import os
+import sys
+from typing import TYPE_CHECKING
 
 from autograder.report.grouping import same_problems
 from autograder.report.inert import inert
@@ -12,6 +12,11 @@ from autograder.report.model import Report, TaskResult
 from autograder.report.next_step import NextStep, steps
 from autograder.report.numbers import show
 from autograder.report.task_text import variant_line
+from autograder.report.terminal_markup import DoesNotFit, escape
+from autograder.report.terminal_plain import Column, PlainConsole, Rows, mode_here
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 STYLE = {"passed": "green", "failed": "red", "error": "red", "missing": "yellow", "timeout": "magenta"}
 MARK = {"passed": "✓", "failed": "✗", "error": "!", "missing": "…", "timeout": "⏱"}
@@ -22,8 +27,59 @@ def shown(text: str) -> str:
     return escape(inert(text))
 
 
+def ready_rich() -> None:
+    """rich made ready before grading: imported now where the report will need it (mode_here None: FORCE_COLOR,
+    a dumb terminal...; called while the sandbox boots, its import costs the check no wait), else only found
+    installed (a Python without the kit's dependencies: ModuleNotFoundError now, said in one line by the
+    command, not after grading)."""
+    if mode_here() is None:
+        import rich.console
+        import rich.table  # noqa: F401
+    else:
+        import importlib.util
+
+        if importlib.util.find_spec("rich") is None:
+            raise ModuleNotFoundError("No module named 'rich'", name="rich")
+
+
 def print_report(report: Report, console: Console | None = None, *, verbose: bool = False) -> None:
-    console = console or Console(highlight=False, emoji=False)  # a student's :smile: as typed
+    """The report on `console`, else on stdout: written as rich writes it, without rich where its layout is simple
+    (terminal_plain.py), else by rich."""
+    if console is None:
+        mode = mode_here()
+        text = None if mode is None else plain_text(report, *mode, verbose=verbose)
+        if text is not None:
+            _write(text)
+            return
+        from rich.console import Console
+
+        console = Console(highlight=False, emoji=False)  # a student's :smile: as typed
+    _print_report(report, console, verbose)
+
+
+def _write(text: str) -> None:
+    """text on stdout, flushed, as rich's Console writes it: a closed pipe (`check | true`) ends the command with 1
+    and nothing more said (rich's on_broken_pipe: stdout pointed at /dev/null, SystemExit(1))."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
+
+
+def plain_text(report: Report, width: int, colour: bool = False, *, verbose: bool = False) -> str | None:
+    """The report as rich writes it `width` wide, off a terminal or (colour) on one, where rich's layout takes no
+    more than terminal_plain.py writes; None where it may."""
+    plain = PlainConsole(width, colour)
+    try:
+        _print_report(report, plain, verbose)
+    except DoesNotFit:
+        return None
+    return plain.text()
+
+
+def _print_report(report: Report, console: Console | PlainConsole, verbose: bool) -> None:
     console.print(f"[bold]{shown(report.submission)}[/bold]  (sandbox: {report.sandbox})")
     if report.variant is not None:
         console.print(shown(variant_line(report.variant)))
@@ -41,7 +97,8 @@ def print_report(report: Report, console: Console | None = None, *, verbose: boo
             console.print(f"\n[bold]{_and(t.id for t in tasks)}[/bold] could not run:")
             _print_step(console, step)
     elif not report.error:  # a submission that could not be graded has one reason, said above
-        console.print(_summary_table(report))
+        table = _summary_table(report)
+        console.print(table if isinstance(console, PlainConsole) else _rich_table(table))
         _print_waiting(console, report, verbose)
         opened = {t.id: step for step, tasks in found for t in tasks}
         for step, tasks in stopped:
@@ -76,23 +133,34 @@ def _and(words) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
-def _summary_table(report: Report) -> Table:
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("task")
-    table.add_column("score", justify="right")
-    table.add_column("cases", justify="right")
-    table.add_column("status")
-    table.add_column("what", style="dim")
+SUMMARY = (Column("task"), Column("score", right=True), Column("cases", right=True), Column("status"),
+           Column("what", style="dim"))
+
+
+def _summary_table(report: Report) -> Rows:
+    rows = []
     for t in report.tasks:
         style = STYLE.get(t.status, "")
         passed = t.count("passed")
-        table.add_row(
+        rows.append((
             t.id,
             f"{show(t.score)}/{show(t.max_score)}",
             f"{passed}/{len(t.cases)}",
             f"[{style}]{MARK.get(t.status, '')} {t.status}[/{style}]",
             shown(t.title),
-        )
+        ))
+    return Rows(SUMMARY, tuple(rows))
+
+
+def _rich_table(rows: Rows):
+    """The summary as rich lays it out on a terminal: the status in its colour, the task's title dim."""
+    from rich.table import Table
+
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in rows.columns:
+        table.add_column(column.header, justify="right" if column.right else "left", style=column.style or None)
+    for row in rows.rows:
+        table.add_row(*row)
     return table
 
 

@@ -12,10 +12,11 @@ from autograder.paths import KIT_ROOT
 # (the child's bytecode is fresh after the first run)
 NEVER = ("autograder.lms", "autograder.cli.lms", "autograder.cli.merge", "autograder.batch", "compileall")
 # what a passing check of a folder never needs: the diagnosis and its repairs (LibCST), forensics, a variant's
-# signature, the pages (jinja2), torch, zipfile (a .zip's), multiprocessing (a pool's), the mistakes said
+# signature, the pages (jinja2), torch, zipfile (a .zip's), multiprocessing (a pool's), the mistakes said, and
+# rich (report/terminal_plain.py writes what rich would, on a terminal too: tests/report/test_terminal_plain.py)
 PASSING_NEVER = ("torch", "jinja2", "libcst", "autograder.diagnosis", "autograder.report.html_report",
                  "autograder.report.json_report", "autograder.variants.forensics", "autograder.variants.signature",
-                 "autograder.cli.mistakes", "zipfile", "multiprocessing", "cryptography")
+                 "autograder.cli.mistakes", "zipfile", "multiprocessing", "cryptography", "rich")
 
 
 def modules_after(*argv: str) -> set[str]:
@@ -86,3 +87,14 @@ def test_does_every_other_form_go_to_the_parser(words):
 def test_does_a_plain_check_import_no_argparse():
     loaded = modules_after("check", "solutions")
     assert "autograder.grading" in loaded and "argparse" not in loaded
+
+
+def test_does_the_way_to_the_zygotes_start_leave_the_sessions_modules_for_later():
+    """runner/warm.py starts the zygote before grading imports the session (runner/__init__ hands run_cases out
+    when asked for): what the zygote's start imports is all a check waits for before its sandbox boots."""
+    code = ("import sys, autograder.runner.warm; import autograder.runner as r; before = set(sys.modules); "
+            "r.run_cases, r.Limits, r.RunResult; "
+            "print('autograder.runner.session' in before, 'autograder.runner.session' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
