@@ -7,7 +7,8 @@ with the grading process), in confirm.CONFIRMING mode, that grades it again whol
 same sandbox, with no early stop and each case timed by the CPU it uses; that report is the submission's.
 Where the workers are fewer than the CPUs the grader may use, the confirmer runs beside them at normal
 priority, on a CPU of its own (runner/same_cpu.py gives it the least held): a one-worker batch on two cores
-confirms on the other one. Where the workers fill the CPUs, it runs at SCHED_IDLE, and so do the children
+confirms on the other one, and there the workers guess at a case's look, leaving one-time work to the
+confirmer (runner/confirm.one_time: the time they gave it was theirs, spent on every endless loop too). Where the workers fill the CPUs, it runs at SCHED_IDLE, and so do the children
 it starts: it takes only CPU the workers leave, and once every submission is graded and only confirmations
 are left, the pool raises it and its children to normal priority (`hurry`). Where the grader may not raise a
 priority again (no CAP_SYS_NICE), it runs at normal priority throughout. Its verdicts are the same at any

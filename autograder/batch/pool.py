@@ -114,12 +114,12 @@ class _Confirming:
 class _Pool:
     """A process pool whose workers each say, in a shared array, which job they have started."""
 
-    def __init__(self, width: int, grade_one: GradeOne, fields: dict):
+    def __init__(self, width: int, grade_one: GradeOne, fields: dict, spare_cpu: bool = False):
         context = multiprocessing.get_context("spawn")
         self.slots = context.RawArray("q", width)   # per worker: the seq of the job it started (0: none yet)
         self.taken = context.Value("i", 0)          # how many workers have taken a slot
         self.executor = ProcessPoolExecutor(max_workers=width, mp_context=context, initializer=start_worker,
-                                            initargs=(self.slots, self.taken, grade_one, fields, os.getpid()))
+                                            initargs=(self.slots, self.taken, grade_one, fields, os.getpid(), spare_cpu))
         with sigint_blocked():  # workers are born deaf to Ctrl-C
             for _ in range(width):  # each submit starts a worker (spawned lazily): all start warming now
                 self.executor.submit(int)
@@ -135,7 +135,7 @@ class _Pool:
 def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict, on_done: OnDone,
               confirming: _Confirming, meanwhile: Callable[[], None] | None = None) -> list[Job]:
     """Grade from `pending` until it is empty ([]) or the pool breaks (the jobs then started)."""
-    pool = _Pool(max(1, width), grade_one, fields)
+    pool = _Pool(max(1, width), grade_one, fields, spare_cpu=not confirming.confirmer.low)
     running: dict[Future, tuple[Job, int]] = {}
     broken: list[tuple[Job, int]] = []
     seqs = itertools.count(1)

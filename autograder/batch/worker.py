@@ -60,16 +60,19 @@ def ignore_sigint() -> None:
 _SLOT: list = []
 
 
-def start_worker(slots, taken, grade_one: GradeOne, rubric: dict, parent: int | None = None) -> None:
+def start_worker(slots, taken, grade_one: GradeOne, rubric: dict, parent: int | None = None,
+                 spare_cpu: bool = False) -> None:
     """Pool initializer: deaf to Ctrl-C, ended with the grading process `parent` however it dies (its zygote and
     children with it: runner/parent_death.py), a slot of its own in `slots` (where it says which job it has
     started: only those are suspects when a worker dies), and warm before the first job arrives. Never raises: a
     raising initializer would break the pool before any job could start. A case its grading stops by a guess is
-    left for the pool's confirmer (runner/confirm.py, batch/confirmer.py)."""
+    left for the pool's confirmer (runner/confirm.py, batch/confirmer.py); with `spare_cpu` (the confirmer has a CPU
+    of its own), at the case's look, with no time for one-time work (confirm.one_time)."""
     ignore_sigint()
     from autograder.runner import confirm
 
     confirm.set_mode(confirm.DEFER)
+    confirm.set_spare_cpu(spare_cpu)
     if parent is not None:
         from autograder.runner.parent_death import dier
 

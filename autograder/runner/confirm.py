@@ -14,11 +14,18 @@ Where the confirmation runs is the process's mode:
   (`deferred()`); the pool grades the submission again in its confirmer (batch/confirmer.py), a process
   at idle priority beside the next submissions, and reports that grading instead.
 - CONFIRMING (the confirmer): every run is a confirmation.
+
+A first pass gives each process some CPU for one-time work past a case's look (the rubric's one_time_work,
+EndlessWatch), so that honest one-time work is seldom guessed and graded twice. Where the guess goes to a
+confirmer with a CPU of its own (a pool with fewer workers than CPUs: `set_spare_cpu`), that time is the
+worker's, spent for nothing on every endless loop, while a confirmation costs the worker nothing: there the
+first pass guesses at the look (`one_time` is 0), and one-time work, honest or not, is timed by the confirmer
+on the other CPU, whose verdict is the same (a guess decides nothing).
 """
 from __future__ import annotations
 
 IN_PLACE, DEFER, CONFIRMING = "in place", "defer", "confirming"
-_STATE = {"mode": IN_PLACE, "deferred": 0}
+_STATE = {"mode": IN_PLACE, "deferred": 0, "spare_cpu": False}
 
 
 def set_mode(mode: str) -> None:
@@ -29,6 +36,17 @@ def set_mode(mode: str) -> None:
 
 def mode() -> str:
     return _STATE["mode"]
+
+
+def set_spare_cpu(spare: bool) -> None:
+    """Whether this process's deferred guesses go to a confirmer with a CPU of its own (batch/confirmer.py)."""
+    _STATE["spare_cpu"] = bool(spare)
+
+
+def one_time(seconds: float) -> float:
+    """The CPU a process of this run may spend on one-time work past a case's look (EndlessWatch), of the
+    rubric's `seconds`: none in DEFER mode with a confirmer on a CPU of its own, else all of them."""
+    return 0.0 if _STATE["mode"] == DEFER and _STATE["spare_cpu"] else seconds
 
 
 def defer() -> None:

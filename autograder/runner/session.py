@@ -111,7 +111,7 @@ class _Run:
         self.nonces = Nonces(0)                 # the running child's (one_child draws them)
         self.not_run = 0                        # cases the budget left no time for
         self.floods = 0
-        self.endless = EndlessWatch(limits.one_time_work)  # stops a case that computes far past the others
+        self.endless = EndlessWatch(confirm.one_time(limits.one_time_work))  # stops a case far past the others
         self.early_stops: dict[str, str] = {}   # case id -> why it was stopped (early, or by a confirmation's CPU)
         self.guessed: set[str] = set()          # cases a guess stopped (early, or the clock): to confirm
 

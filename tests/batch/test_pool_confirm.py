@@ -71,6 +71,43 @@ def test_is_a_guessed_submission_confirmed_beside_the_next_and_its_confirmation_
         assert confirmed["ana"] == os.SCHED_IDLE
 
 
+def grade_logged(path: Path, *, rubric, name: str) -> Report:
+    """As a batch grades (worker.grade_hidden), each grading logged with its mode and score."""
+    from autograder.batch.worker import grade_hidden
+    from autograder.runner import confirm
+
+    report = grade_hidden(path, rubric=rubric, name=name)
+    with open(Path(path).parent / "log", "a", encoding="utf-8") as f:
+        f.write(f"{name} {confirm.mode()} {report.score:g}\n")
+    return report
+
+
+@pytest.mark.skipif(CPUS < 2, reason="a one-worker batch's confirmer has a CPU of its own only on 2 or more")
+def test_does_a_worker_with_a_cpu_to_spare_leave_work_done_once_to_the_confirmer_at_its_look(tmp_path):
+    """A one-worker batch's confirmer has a CPU of its own: the worker spends none of its time on one-time work
+    past a case's look (confirm.one_time), so a 0.2 s self-check in the first backward() is guessed and graded
+    again by the confirmer, whose full marks are the report. (Before, the worker gave it 0.3 s of its own CPU:
+    what every endless loop cost it too.)"""
+    import shutil
+    import sys
+
+    kit = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(kit / "tests" / "runner"))
+    from one_time_engines import SELF_CHECK
+
+    root = tmp_path / "class" / "ana"
+    shutil.copytree(kit / "solutions" / "micrograd", root / "micrograd", ignore=shutil.ignore_patterns("__pycache__"))
+    engine = root / "micrograd" / "engine.py"
+    engine.write_text(engine.read_text() + "\n\n" + SELF_CHECK)
+    done: list[tuple[str, float, str | None]] = []
+    grade_parallel([Job("ana", str(root))], workers=1, grade_one=grade_logged, rubric=RUBRIC,
+                   on_done=lambda job, report, why: done.append((job.student, report.score, why)))
+    assert done == [("ana", 100.0, None)]
+    calls = [line.split() for line in (tmp_path / "class" / "log").read_text().splitlines()]
+    assert [(name, mode) for name, mode, _ in calls] == [("ana", "defer"), ("ana", "confirming")]
+    assert calls[1][2] == "100"
+
+
 @pytest.mark.slow
 def test_does_a_one_worker_batch_beside_two_cpu_burners_keep_one_time_work_and_stop_an_endless_loop(tmp_path):
     """A real `autograder grade --workers 1`: a 1.5 s self-check in the first backward() keeps full marks; an
