@@ -16,13 +16,14 @@ no --roster again.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from autograder.batch.entry import Entry
-from autograder.batch.store import Store
+from autograder.batch.store import BatchRow, Store
 from autograder.config import Rubric
 from autograder.variants.assign import variant_of
 from autograder.variants.ids import variant_id
@@ -48,6 +49,10 @@ class Roster:
     def from_json(text: str) -> Roster:
         data = json.loads(text)
         return Roster(tuple(data["ids"]), str(data["source"]))
+
+    def digest(self) -> str:
+        """Its ids (not where it was read: the same roster is at another path on another machine)."""
+        return hashlib.sha256(json.dumps(list(self.ids)).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def load_roster(path: Path) -> Roster:
@@ -100,6 +105,14 @@ def not_on_roster(student: str, rid: str, roster: Roster) -> str:
     """The error of an unrostered submission that is not graded (a class with [variants])."""
     return (f"not graded: id {rid} is not on the roster ({Path(roster.source).name}), so which variant it was "
             "handed can't be known; add the id to the roster (or name the folder by a roster id) and run again")
+
+
+def unrostered_row(entry: Entry, why: str, rubric: Rubric) -> BatchRow:
+    """The row of a submission not graded because its id is not on the roster: its error says why."""
+    from autograder.scoring import crashed_report
+    late = entry.late
+    return BatchRow(entry.student, crashed_report(entry.student, why, rubric, sandbox="none"),
+                    None if late is None else bool(late), str(entry.source or ""), str(entry.original or ""), True)
 
 
 def remembered_roster(store: Store, roster: Roster | None) -> Roster | None:

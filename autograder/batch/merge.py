@@ -2,8 +2,10 @@
 would have written (gradebook, reports, feedback pages, summaries: byte for byte the same).
 
 The shards must be all N of one split, finished, and graded against the same class, assignment,
-rubric, hidden seed and kit as each other and as this merge's rubric; otherwise one line says
-which shard differs in what, and nothing is written.
+rubric, hidden seed and kit as each other and as this merge's rubric, and with the same roster (or none);
+otherwise one line says which shard differs in what, and nothing is written. With a roster, the merge
+writes what one machine writes with it: the unrostered rows, a missing row for every rostered student no
+shard has, the summary's roster section; and its folder remembers the roster (class_list.py).
 """
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from autograder.batch.class_list import ROSTER_KEY, Roster, class_list, not_on_roster, roster_id, unrostered_row
+from autograder.batch.entry import Entry
 from autograder.batch.keys import GradeKey
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.outputs import OutputFiles, Written
@@ -39,6 +43,7 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     manifests = [_manifest(d) for d in shard_dirs]
     _check_split(shard_dirs, manifests)
     _check_same(shard_dirs, manifests, describe(rubric))
+    roster = _check_roster(shard_dirs, manifests)
     keys = {s: k for m in manifests for s, k in _keys(m, rubric).items()}
     first = manifests[0]
     out_dir = Path(out_dir)
@@ -51,8 +56,11 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
             files = OutputFiles(out_dir, list(first.roster), store,
                                 full=lambda row: store.get(row.student, keys[row.student]))
-            stored = _rows(shard_dirs, manifests, keys, store, files)
-            written = files.finish(stored, first.intake)
+            if roster is not None:
+                store.set_meta(ROSTER_KEY, roster.to_json())  # remembered, as one machine's folder does
+            stored = _rows(shard_dirs, manifests, keys, store, files, roster, rubric)
+            listed = class_list(roster, [(r.student, r.source) for r in stored], rubric) if roster else None
+            written = files.finish(stored, first.intake, roster=listed)
             files.keep_record()
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
@@ -104,17 +112,35 @@ def _check_same(dirs: list[Path], manifests: list[ShardManifest], merge: dict) -
                                   "(other submissions or ids): give every shard the same PATH")
 
 
+def _check_roster(dirs: list[Path], manifests: list[ShardManifest]) -> Roster | None:
+    """The roster every shard was graded with (None: none was), or one line naming the shard that differs."""
+    first = manifests[0].given_roster()
+    for folder, m in zip(dirs, manifests):
+        theirs = m.given_roster()
+        if (theirs is None) != (first is None) or (first is not None and theirs.digest() != first.digest()):
+            one, other = f"shard {m.shard} ({folder})", f"shard {manifests[0].shard} ({dirs[0]})"
+            said = (f"{one} was graded without --roster, {other} with one" if theirs is None
+                    else f"{one} was graded with --roster, {other} without" if first is None
+                    else f"{one} was graded with another roster than {other} (other ids)")
+            raise BatchInputError(f"{said}: grade every shard with the same --roster (or none), then merge")
+    return first
+
+
 def _keys(manifest: ShardManifest, rubric: Rubric) -> dict[str, GradeKey]:
     seed = "none" if rubric.hidden_seed is None else str(rubric.hidden_seed)
     return {s: GradeKey(content, manifest.kit_version, seed, manifest.rubric) for s, content in manifest.own.items()}
 
 
 def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey], store: Store,
-          files: OutputFiles) -> list[BatchRow]:
+          files: OutputFiles, roster: Roster | None, rubric: Rubric) -> list[BatchRow]:
     """Each shard's rows copied into the merge's store as they are, and its students' files taken as they are
-    where they are up to date (the rest are rendered by files.finish); the class's rows, with their briefs."""
+    where they are up to date (the rest are rendered by files.finish); the class's rows, with their briefs.
+    Those not graded for not being on the roster are made as one machine makes them."""
     found: dict[str, BatchRow] = {}
     for folder, m in zip(dirs, manifests):
+        for s, (source, late, original) in m.unrostered.items():
+            found[s] = unrostered_row(Entry(s, Path(), source, late, original),
+                                      not_on_roster(s, roster_id(s, source), roster), rubric)
         try:
             with Store(folder / STORE_NAME) as shard:
                 lost = store.copy_rows(shard, {s: keys[s] for s in m.own})

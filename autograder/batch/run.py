@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from autograder.batch.class_list import (ClassList, Roster, class_list, entries_of, not_on_roster, remembered_roster,
-                                         roster_id, still_in, unrostered_entries)
+                                         roster_id, still_in, unrostered_entries, unrostered_row)
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
@@ -123,7 +123,7 @@ def grade_batch(
                                              grade_one=grade_one, progress=progress, executor=executor,
                                              on_row=files.write_student, keys_out=keys, on_reused=early.check)
             by_student = {r.student: r for r in (*old.values(), *graded_rows)}
-            by_student.update({e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
+            by_student.update({e.student: unrostered_row(e, why, rubric)
                                for e in entries if (why := unrostered.get(e.student))})
             rows = tuple(by_student[s] for s in order if s in by_student)
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
@@ -137,11 +137,6 @@ def grade_batch(
     finally:
         painter.stop()
     return BatchResult(rows, graded, len(to_grade) - graded + len(old), out_dir, written, listed, len(old), changed)
-
-
-def _unrostered_report(entry: Entry, why: str, rubric: Rubric) -> Report:
-    from autograder.scoring import crashed_report
-    return crashed_report(entry.student, why, rubric, sandbox="none")
 
 
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,

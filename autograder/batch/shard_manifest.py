@@ -1,15 +1,18 @@
 """OUT/shard.json: what one shard's run graded, and against what, so `autograder merge` can join
-shards only when they belong together (the same class, assignment, rubric, seed and kit) and are
-finished. The seed itself is never written: a digest tells two seeds apart.
+shards only when they belong together (the same class, assignment, rubric, seed, kit and roster) and are
+finished. The seed itself is never written: a digest tells two seeds apart. With --roster it holds the
+roster (its ids and where it was read) and the shard's submissions not graded for not being on it, so the
+merge makes their rows, and the missing students', as one machine would.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from autograder import __version__
+from autograder.batch.class_list import Roster
 from autograder.config import Rubric
 from autograder.files import write_bytes_atomic
 
@@ -28,6 +31,13 @@ class ShardManifest:
     intake: tuple[str, ...]      # what discovery said, as a one-machine run keeps it
     own: dict                    # student -> content digest, for the students this shard grades
     finished: bool = False
+    class_roster: dict | None = None   # --roster: {"ids", "source"} (class_list.Roster), None: none given
+    unrostered: dict = field(default_factory=dict)  # student -> [source, late, original]: not graded, not on it
+
+    def given_roster(self) -> Roster | None:
+        """The roster the shard was graded with (class_list.Roster), or None."""
+        r = self.class_roster
+        return None if r is None else Roster(tuple(r["ids"]), str(r["source"]))
 
     @property
     def index(self) -> int:

@@ -6,14 +6,18 @@ Its students' reports/ and feedback/ pages are written here, named as in the who
 remembered in the store as a batch's are: outputs.py), so `autograder merge` copies them as they are;
 no class file is written here: merge writes those from all the shards, byte for byte as one
 machine would have. A shard killed part-way resumes like any batch: the same command
-grades only what its store lacks.
+grades only what its store lacks. With a roster (class_list.py) a shard applies it to its own students as
+one machine does (with [variants] an unrostered one is not graded, and its row says why), and its manifest
+records the roster: the merge adds the missing students' rows from it.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
+from autograder.batch.class_list import Roster, remembered_roster, unrostered_entries, unrostered_row
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.keys import grade_key
@@ -38,17 +42,25 @@ class ShardResult:
 
 def grade_shard(entries: Sequence[Entry], out_dir: Path, *, shard: Shard, rubric: Rubric,
                 workers: int | None = None, regrade: bool = False, grade_one: GradeOne = grade_hidden,
-                progress: bool = True, intake: Sequence[str] = (), executor: Executor = LOCAL) -> ShardResult:
+                progress: bool = True, intake: Sequence[str] = (), executor: Executor = LOCAL,
+                roster: Roster | None = None) -> ShardResult:
+    """roster: the class list; None: the one the shard's folder remembers (from an earlier run of it), if any."""
     entries = list(entries)
     out_dir = Path(out_dir)
     check_entries(entries, out_dir)
-    own = [e for e in entries if shard.owns(e.student)]
+    mine = [e for e in entries if shard.owns(e.student)]
     out_dir.mkdir(parents=True, exist_ok=True)
-    manifest = ShardManifest(shard=str(shard), **describe(rubric), roster=tuple(e.student for e in entries),
-                             intake=tuple(intake),
-                             own={e.student: grade_key(Path(e.path), rubric).content for e in own})
     try:
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
+            roster = remembered_roster(store, roster)
+            unrostered = unrostered_entries(mine, roster, rubric)
+            own = [e for e in mine if e.student not in unrostered]
+            manifest = ShardManifest(shard=str(shard), **describe(rubric), roster=tuple(e.student for e in entries),
+                                     intake=tuple(intake),
+                                     own={e.student: grade_key(Path(e.path), rubric).content for e in own},
+                                     class_roster=None if roster is None else json.loads(roster.to_json()),
+                                     unrostered={e.student: [e.source, e.late, e.original]
+                                                 for e in mine if e.student in unrostered})
             write_manifest(out_dir, manifest)  # not finished: merge refuses it until the rest is graded
             # its students' own files, named as in the whole class, so that merge takes them as they are
             keys: dict = {}
@@ -59,6 +71,11 @@ def grade_shard(entries: Sequence[Entry], out_dir: Path, *, shard: Shard, rubric
                                       on_row=files.write_student, keys_out=keys, paint=False)
             for row in rows:  # those stored by an earlier run, checked (and written if missing or touched)
                 files.write_student(row)
+            by_student = {r.student: r for r in rows}
+            for e in mine:  # not on the roster: not graded, and their rows say why (merge makes them again)
+                if (why := unrostered.get(e.student)) is not None:
+                    files.write_student(by_student.setdefault(e.student, unrostered_row(e, why, rubric)))
+            rows = tuple(by_student[e.student] for e in mine)
             files.keep_record()
             write_manifest(out_dir, replace(manifest, finished=True))
     except OutputBusy as busy:

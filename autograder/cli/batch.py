@@ -44,8 +44,6 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
         return _usage(errors, f"{out} is a file; --out needs a folder (new or from an earlier run)")
     if workers is not None and workers < 1:
         return _usage(errors, f"--workers must be at least 1, not {workers}")
-    if roster is not None and shard is not None:
-        return _usage(errors, "--roster goes with a class graded on one machine (or a dask cluster), not --shard")
     try:
         where = executor_from(executor)
         part = parse_shard(shard) if shard is not None else None
@@ -73,7 +71,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
                 mine = sum(part.owns(e.student) for e in found.entries)
                 errors.print(f"grading shard {part}: {mine} of {len(found.entries)} submission(s) into "
                              f"{shown(str(out))}", soft_wrap=True)
-                return _shard_done(console, grade_shard(found.entries, out, shard=part, **kwargs))
+                return _shard_done(console, grade_shard(found.entries, out, shard=part, roster=listed, **kwargs))
             errors.print(f"grading {len(found.entries)} submission(s) into {shown(str(out))}", soft_wrap=True)
             result = grade_batch(found.entries, out, roster=listed, **kwargs)
     except (BatchInputError, StoreError, ConfigError, UserError) as err:

@@ -81,7 +81,8 @@ def _add_grade(sub, run) -> None:
                                                             "dask://HOST:PORT (a running dask.distributed cluster)")
     grade.add_argument("--roster", type=Path, metavar="ROSTER.csv",
                        help="with --out: the class list (a CSV with an `id` column, or the folder `handout --roster` "
-                            "wrote): ids not on it and students with no submission are named; the folder remembers it")
+                            "wrote): ids not on it and students with no submission are named; the folder remembers it "
+                            "(with --shard: the same one on every shard)")
     grade.set_defaults(run=run, include_hidden=True)
 
 
