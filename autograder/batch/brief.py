@@ -20,6 +20,7 @@ from autograder.report.model import CaseResult, Diagnosis, Report, TaskResult
 from autograder.variants.model import Variant
 
 BRIEF = 2  # the format's version: a brief of another is made again from the report
+BRIEF_START = '{"v":%d,' % BRIEF  # how brief_json's text of this format begins
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _task_json(t: TaskResult) -> str:
 
 def is_brief_json(text: str | None) -> bool:
     """Is this a brief of this format (brief_json's text)? Told without parsing it."""
-    return bool(text) and text.startswith('{"v":%d,' % BRIEF)
+    return bool(text) and text.startswith(BRIEF_START)
 
 
 def brief_from_json(text: str) -> Report | None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from autograder.batch.class_rows import StoredRows
 from autograder.batch.class_list import (ClassList, Roster, class_list, entries_of, not_on_roster, remembered_roster,
                                          roster_id, still_in, unrostered_entries)
 from autograder.batch.lock import OutputBusy, hold_output
@@ -30,7 +31,7 @@ from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
-from autograder.batch.regrade import LastClass, class_order, kept_rows, kept_students
+from autograder.batch.regrade import LastClass, class_order, kept_students
 from autograder.batch.regrade_changes import say_changes
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
@@ -67,7 +68,7 @@ class ClassRows:
 
 @dataclass(frozen=True)
 class BatchResult(ClassRows):
-    rows: tuple[BatchRow, ...]     # one per entry, in the entries' order
+    rows: Sequence[BatchRow]       # one per entry, in the entries' order (read from the store when walked)
     graded: int                    # graded by this run
     reused: int                    # taken from the store
     out_dir: Path
@@ -108,7 +109,8 @@ def grade_batch(
             to_grade = [e for e in entries if e.student not in unrostered]
             before = store.keep_previous({e.student: last.keys[e.student] for e in to_grade if e.student in last.keys}) \
                 if last is not None and regrade else set()
-            old = kept_rows(store, last, kept, brief=True) if kept else {}
+            kept_keys = [(s, last.keys[s]) for s in kept if s in last.keys]
+            old = {s for (s, _), row in zip(kept_keys, store.rows_of(kept_keys)) if row is not None}  # those stored
             for e in entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
                 unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)
                 entries.append(e)
@@ -119,16 +121,19 @@ def grade_batch(
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
                                              on_row=files.write_student, keys_out=keys)
-            by_student = {r.student: r for r in (*old.values(), *graded_rows)}
-            by_student.update({e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
-                               for e in entries if (why := unrostered.get(e.student))})
-            rows = tuple(by_student[s] for s in order if s in by_student)
+            made = {e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
+                    for e in entries if (why := unrostered.get(e.student))}
+            in_class = old | set(graded_rows.students) | set(made)
+            rows = StoredRows(store, [s for s in order if s in in_class],
+                              lambda s: keys.get(s) or (last.keys.get(s) if last else None),
+                              made=made, lost=graded_rows.lost)
+            del in_class
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
             written = files.finish(rows, tuple(intake), roster=listed)
             files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
             all_keys = {**(last.keys if last else {}), **keys}
-            LastClass.write(store, rows, {s: all_keys[s] for s in by_student if s in all_keys}, rubric)
+            LastClass.write(store, rows, {s: all_keys[s] for s in rows.students if s in all_keys}, rubric)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     finally:
@@ -144,29 +149,29 @@ def _unrostered_report(entry: Entry, why: str, rubric: Rubric) -> Report:
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
                grade_one: GradeOne, progress: bool, executor: Executor,
                on_row: Callable[[BatchRow], None] | None = None,
-               keys_out: dict[str, GradeKey] | None = None, paint: bool = True) -> tuple[tuple[BatchRow, ...], int]:
+               keys_out: dict[str, GradeKey] | None = None, paint: bool = True) -> tuple[StoredRows, int]:
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
-    on_row(row) as each is stored (the rows returned hold briefs: brief.py); paint: the class's histogram is
-    to be drawn (its painter started meanwhile). Returns (rows, how many this run graded)."""
+    on_row(row) as each is stored; paint: the class's histogram is to be drawn (its painter started meanwhile).
+    Returns (rows, how many this run graded): the rows as the store holds them, read when walked (class_rows.py)."""
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants])
     rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
     keys: dict[str, GradeKey] = {} if keys_out is None else keys_out
-    stored: dict[str, BatchRow] = {}
+    finals: set[str] = set()  # the students whose stored row is a grade to keep
 
     def read_store() -> None:
         paths = [e.path for e in entries]  # keyed by the course's rubric: it decides each variant
         keys.update(zip(by_student, grade_keys(paths, rubric, content_digests(paths, store))))
-        stored.update(store.briefs(keys))  # each stored row's brief is read once, here (never its report)
+        finals.update(store.finals(keys))  # from the key columns: no row, brief or report is read
 
     # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read
     everything = regrade or not store.count()
     if not everything:
         read_store()
-    todo = [e for e in entries if everything or not _final(stored.get(e.student))]
+    todo = [e for e in entries if everything or e.student not in finals]
     jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
             for e in todo]
-    graded: dict[str, BatchRow] = {}  # by this run, as stored
+    done = [0, 0]  # graded by this run: to keep; among the students already kept (a --regrade's)
 
     def meanwhile() -> None:  # while the workers start, before any is handed a job
         if everything:
@@ -188,23 +193,25 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
         row = store.put(_row(entry, report, final=why is None), keys[job.student])
         if on_row is not None:
             on_row(row)  # now, while the workers grade on
-        graded[job.student] = row.briefly()  # the report is in the store and its files: the class keeps its brief
-        advance(job.student)
+        done[0] += row.final
+        done[1] += job.student in finals
+        advance(job.student)  # the row is in the store and its files: the class holds nothing of it
 
     try:
         with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
             executor.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
                            on_done=on_done, meanwhile=meanwhile)
     except KeyboardInterrupt:
-        done = sum(_final(graded.get(e.student) or stored.get(e.student)) for e in entries)
-        message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
+        kept = sum(e.student in finals for e in entries) - done[1]  # stored to keep, not graded again yet
+        message = (f"interrupted: {kept + done[0]} of {len(entries)} submission(s) are graded and kept in "
                    f"{store.path}; run the same command again to grade the rest.")
         print(f"\n{message}", file=sys.stderr)
         raise BatchInterrupted(message) from None
     finally:
         gc.unfreeze()  # the caller's objects are the collector's again
-    rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubrics[e.student]) for e in entries)
-    return rows, len(todo)
+    # the class's rows, read from the store when walked (class_rows.py): one pass each, none held
+    return StoredRows(store, list(by_student), keys.get,
+                      lost=lambda s: _lost(by_student[s], rubrics[s])), len(todo)
 
 
 def check_entries(entries: list[Entry], out_dir: Path) -> None:
@@ -214,11 +221,6 @@ def check_entries(entries: list[Entry], out_dir: Path) -> None:
     repeated = sorted(s for s, n in Counter(e.student for e in entries).items() if n > 1)
     if repeated:
         raise BatchInputError(f"more than one submission for student id(s) {', '.join(repeated)}")
-
-
-def _final(row: BatchRow | None) -> bool:
-    """A stored grade to keep (not one whose grading crashed)."""
-    return row is not None and row.final
 
 
 def _lost(entry: Entry, rubric: Rubric) -> BatchRow:

@@ -18,11 +18,12 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import itertools
 from dataclasses import replace
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Iterator, Mapping
 
-from autograder.batch.brief import brief_json, brief_of, is_brief_json
+from autograder.batch.brief import BRIEF_START, brief_json
 from autograder.batch.report_json import report_from_dict
 from autograder.batch.row import BatchRow
 from autograder.batch.keys import GradeKey
@@ -47,6 +48,7 @@ CREATE TABLE IF NOT EXISTS contents (path TEXT PRIMARY KEY, stat TEXT NOT NULL, 
 _META = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
+_WALKS = itertools.count()  # names of the temporary tables rows_of walks
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
 
@@ -85,8 +87,11 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    closed = False
+
     def close(self) -> None:
         self._db.close()
+        self.closed = True
 
     def get(self, student: str, key: GradeKey) -> BatchRow | None:
         found = self._db.execute(
@@ -110,25 +115,49 @@ class Store:
     def briefs(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
         """get_many's rows with their reports' briefs (brief.py), read in one pass: the reports themselves are not
         read, but for a row stored by an earlier kit without a brief (made now, and kept)."""
+        return {row.student: row for row in self.rows_of(keys.items()) if row is not None}
+
+    def rows_of(self, wanted: Iterable[tuple[str, GradeKey]]) -> Iterator[BatchRow | None]:
+        """The row of each (student, key), in the order given, with its brief's text (row.py), or None where the
+        store has none: one pass joining a temporary table of the keys (on disk), so none is held here."""
+        table = f"wanted_{next(_WALKS)}"
+        with self._db:
+            self._db.execute(f"CREATE TEMP TABLE {table} (pos INTEGER PRIMARY KEY, student TEXT NOT NULL, "
+                             "content TEXT, kit_version TEXT, hidden_seed TEXT, rubric TEXT)")
+            self._db.executemany(f"INSERT INTO {table} (student, content, kit_version, hidden_seed, rubric) "
+                                 "VALUES (?, ?, ?, ?, ?)", ((student, *_fields(key)) for student, key in wanted))
+        join = (f"FROM {table} w LEFT JOIN grades g ON g.student = w.student AND g.content = w.content AND "
+                "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
+        cursor = self._db.cursor()
+        try:  # a row stored by an earlier kit, without a brief of this format: its brief made now, and kept
+            stale = cursor.execute(f"SELECT w.student, w.content, w.kit_version, w.hidden_seed, w.rubric {join} "
+                                   "WHERE g.report IS NOT NULL AND (g.digest IS NULL OR g.digest = '' OR g.brief IS NULL "
+                                   f"OR substr(g.brief, 1, {len(BRIEF_START)}) != ?)", (BRIEF_START,)).fetchall()
+            for student, *key in stale:
+                self._keep_brief(student, GradeKey(*key))
+            cursor.execute(f"SELECT w.student, g.brief, g.digest, g.late, g.source, g.original, g.final, CASE WHEN "
+                           f"json_valid(g.brief) THEN json_extract(g.brief, '$.error') IS NOT NULL END {join} ORDER BY w.pos")
+            for student, brief, digest, late, source, original, final, failed in cursor:
+                yield None if brief is None else BatchRow(
+                    student, brief, None if late is None else bool(late), source, original, bool(final), digest,
+                    brief=True, failed=bool(failed))  # its text: read when needed
+        finally:
+            cursor.close()
+            if not self.closed:
+                self._db.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
+    def _keep_brief(self, student: str, key: GradeKey) -> None:
+        row = self.get(student, key)
+        with self._db:
+            self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
+                             (brief_json(row.report), row.digest, student, *_fields(key)))
+
+    def finals(self, keys: Mapping[str, GradeKey]) -> set[str]:
+        """The students whose row under their key is final (a grade to keep), from the key columns alone."""
         wanted = {student: _fields(key) for student, key in keys.items()}
-        found, stale = {}, []
-        for student, *key, brief, digest, late, source, original, final, failed in self._db.execute(
-                "SELECT student, content, kit_version, hidden_seed, rubric, brief, digest, late, source, original, "
-                "final, CASE WHEN json_valid(brief) THEN json_extract(brief, '$.error') IS NOT NULL END FROM grades"):
-            if wanted.get(student) != tuple(key):
-                continue
-            if not (digest and is_brief_json(brief)):
-                stale.append(student)
-                continue
-            found[student] = BatchRow(student, brief, None if late is None else bool(late), source, original,
-                                      bool(final), digest, brief=True, failed=bool(failed))  # its text: read when needed
-        for student in stale:
-            row = self.get(student, keys[student])
-            found[student] = replace(row, report=brief_of(row.report), brief=True)
-            with self._db:
-                self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
-                                 (brief_json(row.report), row.digest, student, *wanted[student]))
-        return {s: found[s] for s in keys if s in found}
+        return {student for student, *key in self._db.execute(
+                "SELECT student, content, kit_version, hidden_seed, rubric FROM grades WHERE final")
+                if wanted.get(student) == tuple(key)}
 
     def put(self, row: BatchRow, key: GradeKey, report_json: str | None = None) -> BatchRow:
         """Store (or replace) a submission's grade, committed at once; returns the row with its digest.
