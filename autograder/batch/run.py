@@ -132,8 +132,7 @@ def grade_batch(
             written = files.finish(rows, tuple(intake), roster=listed)
             files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
-            all_keys = {**(last.keys if last else {}), **keys}
-            LastClass.write(store, rows, {s: all_keys[s] for s in rows.students if s in all_keys}, rubric)
+            LastClass.write(store, rows, rows.key, rubric)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     finally:
@@ -160,7 +159,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     finals: set[str] = set()  # the students whose stored row is a grade to keep
 
     def read_store() -> None:
-        paths = [e.path for e in entries]  # keyed by the course's rubric: it decides each variant
+        paths = [e.where for e in entries]  # keyed by the course's rubric: it decides each variant
         keys.update(zip(by_student, grade_keys(paths, rubric, content_digests(paths, store))))
         finals.update(store.finals(keys))  # from the key columns: no row, brief or report is read
 
@@ -169,7 +168,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     if not everything:
         read_store()
     todo = [e for e in entries if everything or e.student not in finals]
-    jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
+    jobs = [Job(e.student, e.where, rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
             for e in todo]
     done = [0, 0]  # graded by this run: to keep; among the students already kept (a --regrade's)
 

@@ -26,6 +26,7 @@ from typing import Iterable, Iterator, Mapping
 from autograder.batch.brief import BRIEF_START, brief_json
 from autograder.batch.report_json import report_from_dict
 from autograder.batch.row import BatchRow
+from autograder.batch.store_outputs import OutputsTable
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
@@ -49,6 +50,10 @@ _META = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 _WALKS = itertools.count()  # names of the temporary tables rows_of walks
+_LAST = """
+CREATE TABLE IF NOT EXISTS last_class (pos INTEGER PRIMARY KEY, student TEXT NOT NULL, source TEXT NOT NULL,
+    content TEXT, kit_version TEXT, hidden_seed TEXT, rubric TEXT, unrostered TEXT)
+"""
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
 
@@ -56,7 +61,7 @@ class StoreError(UserError):
     """A gradebook file that can't be used: one line saying what to do."""
 
 
-class Store:
+class Store(OutputsTable):
     def __init__(self, path: Path):
         self.path = Path(path)
         try:
@@ -208,45 +213,6 @@ class Store:
         return BatchRow(student, report_from_dict(json.loads(report)), None if late is None else bool(late), source,
                         original, bool(final), _digest(report))
 
-    def outputs(self) -> dict[str, tuple[str, str]]:
-        """path (relative to the out folder) -> (inputs digest, stat) of each output file last written."""
-        return {path: (inputs, stat) for path, inputs, stat in self._db.execute("SELECT path, inputs, stat FROM outputs")}
-
-    def set_outputs(self, outputs: Mapping[str, tuple[str, str]]) -> None:
-        """Record the output files as now written (replacing the whole record)."""
-        with self._db:
-            self._db.execute("DELETE FROM outputs")
-            self._db.executemany("INSERT INTO outputs (path, inputs, stat) VALUES (?, ?, ?)",
-                                 [(path, inputs, stat) for path, (inputs, stat) in outputs.items()])
-
-    def output(self, path: str) -> tuple[str, str] | None:
-        """One output file's (inputs digest, stat), as last recorded (output_record.StoreRecord)."""
-        found = self._db.execute("SELECT inputs, stat FROM outputs WHERE path = ?", (path,)).fetchone()
-        return None if found is None else (found[0], found[1])
-
-    def record_output(self, path: str, inputs: str, stat: str) -> None:
-        """Committed with the next grade stored, or by keep_marked_outputs: a record lost to a crash only has a
-        file written again."""
-        self._db.execute("INSERT OR REPLACE INTO outputs (path, inputs, stat) VALUES (?, ?, ?)", (path, inputs, stat))
-
-    def forget_output(self, path: str) -> None:
-        self._db.execute("DELETE FROM outputs WHERE path = ?", (path,))
-
-    def start_output_run(self) -> None:
-        """A temporary table (on disk, not in memory) of the files this run writes or finds up to date."""
-        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS output_run (path TEXT PRIMARY KEY)")
-        self._db.execute("DELETE FROM output_run")
-
-    def mark_output(self, path: str) -> None:
-        self._db.execute("INSERT OR IGNORE INTO output_run (path) VALUES (?)", (path,))
-
-    def output_marked(self, path: str) -> bool:
-        return self._db.execute("SELECT 1 FROM output_run WHERE path = ?", (path,)).fetchone() is not None
-
-    def keep_marked_outputs(self) -> None:
-        with self._db:
-            self._db.execute("DELETE FROM outputs WHERE path NOT IN (SELECT path FROM output_run)")
-
     def content(self, path: str) -> tuple[str, str] | None:
         """A submission file's (stat, content digest) as last remembered (known_contents.py)."""
         found = self._db.execute("SELECT stat, digest FROM contents WHERE path = ?", (path,)).fetchone()
@@ -267,6 +233,28 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         with self._db:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def set_last_class(self, rows: Iterable[tuple], meta: tuple[str, str]) -> None:
+        """The last class's rows (student, source, the key's four fields or None, unrostered or None), in order,
+        written a chunk at a time to a table of their own, which then replaces the last one at once with the meta
+        entry (key, value) that describes it: regrade.LastClass."""
+        self._db.execute("DROP TABLE IF EXISTS last_class_new")
+        self._db.execute(_LAST.replace("last_class", "last_class_new"))
+        rows = iter(rows)
+        while chunk := list(itertools.islice(rows, 512)):
+            with self._db:
+                self._db.executemany("INSERT INTO last_class_new (student, source, content, kit_version, hidden_seed, "
+                                     "rubric, unrostered) VALUES (?, ?, ?, ?, ?, ?, ?)", chunk)
+        with self._db:
+            self._db.execute("DROP TABLE IF EXISTS last_class")
+            self._db.execute("ALTER TABLE last_class_new RENAME TO last_class")
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
+
+    def last_class(self) -> Iterator[tuple]:
+        """set_last_class's rows, in their order."""
+        self._db.execute(_LAST)
+        return self._db.execute("SELECT student, source, content, kit_version, hidden_seed, rubric, unrostered "
+                                "FROM last_class ORDER BY pos")
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM grades").fetchone()[0]
