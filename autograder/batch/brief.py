@@ -110,11 +110,13 @@ def brief_from_json(text: str) -> Report | None:
     d = json.loads(text)
     if d.get("v") != BRIEF:
         return None
-    return Report(d["submission"], d["score"], d["max_score"], tuple(map(_task, d["tasks"])), d["error"],
+    # tuples of lists, not of iterators: a tuple made from an iterator is resized, never taken from the free list
+    # of its size, which then fills with a class's freed ones (to 2,000 of each size)
+    return Report(d["submission"], d["score"], d["max_score"], tuple([_task(t) for t in d["tasks"]]), d["error"],
                   _shared(d["sandbox"]), _notes(tuple(d["notes"])), _shared(d["kit_version"]),
-                  import_errors=tuple(tuple(e) for e in d["import_errors"]),
+                  import_errors=tuple([tuple(e) for e in d["import_errors"]]),
                   variant=Variant.from_json(d["variant"]) if d["variant"] else None,
-                  samples=tuple((op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]))
+                  samples=tuple([(op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]]))
 
 
 @lru_cache(maxsize=1 << 10)

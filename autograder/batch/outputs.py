@@ -207,10 +207,10 @@ class _Files:
         removed, kept = [], []
         for folder in folders:
             try:
-                names = sorted(entry.name for entry in os.scandir(self.root / folder))
+                names = _names(self.root / folder)
             except (FileNotFoundError, NotADirectoryError):
-                names = []
-            for name in names:
+                names = iter(())
+            for name in names:  # walked as listed (a class's folders are never held whole), said in order
                 rel = f"{folder}/{name}"
                 if self.record.marked(rel):
                     continue
@@ -223,7 +223,7 @@ class _Files:
                     removed.append(rel)
                 else:
                     kept.append(rel)
-        return removed, kept
+        return sorted(removed), sorted(kept)
 
     def write_pieces(self, rel: str, pieces: Iterable[str]) -> bool:
         """A file rendered a piece at a time, never whole in memory: written beside it while its digest is taken,
@@ -242,6 +242,11 @@ class _Files:
                 return False
         self.record.put(rel, (inputs, _stat(path)))
         return True
+
+
+def _names(folder: Path):
+    with os.scandir(folder) as entries:
+        yield from (entry.name for entry in entries)
 
 
 def _inputs(kind: str, digest: str | None, *more) -> str | None:

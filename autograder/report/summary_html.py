@@ -63,11 +63,11 @@ def summary_view(summary: dict, students: Iterable[Student], *, histogram_file: 
                    "passed": t["passed"], "of": t.get("of", summary["submissions"]),
                    "mean": out_of(t["mean_score"], t["max_score"])} for t in summary["tasks"]],
         "reteach_intro": RETEACH_INTRO,
-        "reteach": [{"says": row["says"], "who": [person(s) for s in row["submissions"]]}
-                    for row in summary.get("diagnoses", [])],
+        # who, made as the template reaches them (a mistake most of a class made names most of it)
+        "reteach": [{"says": row["says"], "who": map(person, row["submissions"])} for row in summary.get("diagnoses", [])],
         "who_intro": WHO_INTRO,
-        "who": [{"title": title, "rows": [{**person(row["submission"]), "reason": row["reason"]}
-                                          for row in summary["who"][kind]]}
+        "who": [{"title": title, "rows": ({**person(row["submission"]), "reason": row["reason"]}
+                                          for row in summary["who"][kind])}
                 for kind, title in who_rows(summary)],
         "intake_intro": INTAKE_INTRO,
         "intake": list(summary.get("intake", [])),
