@@ -77,3 +77,24 @@ def test_are_the_class_files_made_a_row_at_a_time_those_made_from_a_list(tmp_pat
     assert json.loads((out / "summary.json").read_text()) == summary
     page = (out / "summary.html").read_text()
     assert page.count('<tr><th scope="row"><a href="feedback/') == 30 and "s00029" in page
+
+
+def test_is_the_last_class_kept_a_row_at_a_time_and_an_earlier_kits_text_still_read(tmp_path):
+    """The last class (regrade.py) goes to a table of its own, not one text of the whole class; a folder whose last
+    class an earlier kit wrote as that one text is read as before."""
+    from autograder.batch.regrade import META_KEY, LastClass
+
+    store, keys = a_stored_class(tmp_path / "c", 3)
+    rows = StoredRows(store, list(keys), keys.get)
+    LastClass.write(store, rows, lambda s: keys[s] if s != "s00001" else None, RUBRIC)
+    assert len(store.meta(META_KEY)) < 2000  # the rubric's settings, not the class
+    last = LastClass.read(store)
+    assert last.students == ("s00000", "s00001", "s00002") and set(last.keys) == {"s00000", "s00002"}
+    assert last.keys["s00002"] == keys["s00002"] and last.sources["s00001"] == "folder"
+    assert last.unrostered == {"s00001": {"late": False, "original": "s00001.py", "source": "folder"}}
+
+    earlier = {"students": list(last.students), "keys": {s: [k.content, k.kit_version, k.hidden_seed, k.rubric]
+                                                        for s, k in last.keys.items()},
+               "sources": last.sources, "rubric": last.rubric, "unrostered": last.unrostered}
+    store.set_meta(META_KEY, json.dumps(earlier, sort_keys=True))
+    assert LastClass.read(store) == last
