@@ -16,6 +16,7 @@ import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -56,11 +57,11 @@ class ClassRows:
     """What a class's rows say about its grading, for a batch and a merge of shards alike."""
     rows: tuple[BatchRow, ...]
 
-    @property
+    @cached_property  # one walk of the rows (read from the store: class_rows.py), however often asked
     def ungradable(self) -> tuple[BatchRow, ...]:
         return tuple(r for r in self.rows if r.ungradable)
 
-    @property
+    @cached_property
     def retryable(self) -> tuple[BatchRow, ...]:
         """Rows whose grading crashed: the next run tries them again."""
         return tuple(r for r in self.rows if not r.final)
@@ -153,8 +154,9 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     on_row(row) as each is stored; paint: the class's histogram is to be drawn (its painter started meanwhile).
     Returns (rows, how many this run graded): the rows as the store holds them, read when walked (class_rows.py)."""
     by_student = {e.student: e for e in entries}
-    # each student's rubric: the course's, with the student's variant on it ([variants])
-    rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
+    # each student's rubric: the course's, with the student's variant on it ([variants]; only those are kept)
+    variants = {e.student: with_variant(rubric, v) for e in entries if (v := entry_variant(rubric, e))}
+    rubrics = _Rubrics(variants, rubric)
     keys: dict[str, GradeKey] = {} if keys_out is None else keys_out
     finals: set[str] = set()  # the students whose stored row is a grade to keep
 
@@ -168,8 +170,7 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     if not everything:
         read_store()
     todo = [e for e in entries if everything or e.student not in finals]
-    jobs = [Job(e.student, e.where, rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
-            for e in todo]
+    jobs = [Job(e.student, e.where, variants[e.student].variant if e.student in variants else None) for e in todo]
     done = [0, 0]  # graded by this run: to keep; among the students already kept (a --regrade's)
 
     def meanwhile() -> None:  # while the workers start, before any is handed a job
@@ -211,6 +212,17 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     # the class's rows, read from the store when walked (class_rows.py): one pass each, none held
     return StoredRows(store, list(by_student), keys.get,
                       lost=lambda s: _lost(by_student[s], rubrics[s])), len(todo)
+
+
+class _Rubrics(dict):
+    """Each student's rubric: their variant's where they have one, else the course's."""
+
+    def __init__(self, variants: dict[str, Rubric], course: Rubric):
+        super().__init__(variants)
+        self.course = course
+
+    def __missing__(self, student: str) -> Rubric:
+        return self.course
 
 
 def check_entries(entries: list[Entry], out_dir: Path) -> None:

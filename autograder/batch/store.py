@@ -93,6 +93,7 @@ class Store(OutputsTable):
         self.close()
 
     closed = False
+    _briefs_checked = False  # every row has a brief of this format (rows_of): each one put since has one
 
     def close(self) -> None:
         self._db.close()
@@ -134,14 +135,17 @@ class Store(OutputsTable):
         join = (f"FROM {table} w LEFT JOIN grades g ON g.student = w.student AND g.content = w.content AND "
                 "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
         cursor = self._db.cursor()
-        try:  # a row stored by an earlier kit, without a brief of this format: its brief made now, and kept
-            stale = cursor.execute(f"SELECT w.student, w.content, w.kit_version, w.hidden_seed, w.rubric {join} "
-                                   "WHERE g.report IS NOT NULL AND (g.digest IS NULL OR g.digest = '' OR g.brief IS NULL "
-                                   f"OR substr(g.brief, 1, {len(BRIEF_START)}) != ?)", (BRIEF_START,)).fetchall()
-            for student, *key in stale:
-                self._keep_brief(student, GradeKey(*key))
-            cursor.execute(f"SELECT w.student, g.brief, g.digest, g.late, g.source, g.original, g.final, CASE WHEN "
-                           f"json_valid(g.brief) THEN json_extract(g.brief, '$.error') IS NOT NULL END {join} ORDER BY w.pos")
+        try:
+            if not self._briefs_checked:  # rows stored by an earlier kit, without a brief of this format: made now, kept
+                stale = cursor.execute("SELECT student, content, kit_version, hidden_seed, rubric FROM grades WHERE "
+                                       "digest IS NULL OR digest = '' OR brief IS NULL OR "
+                                       f"substr(brief, 1, {len(BRIEF_START)}) != ?", (BRIEF_START,)).fetchall()
+                for student, *key in stale:
+                    self._keep_brief(student, GradeKey(*key))
+                self._briefs_checked = True
+            # a brief's one unescaped '"error":' is its own (brief_json: a task is a text of its own, its quotes escaped)
+            cursor.execute(f"SELECT w.student, g.brief, g.digest, g.late, g.source, g.original, g.final, "
+                           f"instr(g.brief, '\"error\":null') = 0 {join} ORDER BY w.pos")
             for student, brief, digest, late, source, original, final, failed in cursor:
                 yield None if brief is None else BatchRow(
                     student, brief, None if late is None else bool(late), source, original, bool(final), digest,
@@ -185,6 +189,7 @@ class Store(OutputsTable):
         wanted = {student: _fields(key) for student, key in keys.items()}
         copied = set()
         columns = "student, content, kit_version, hidden_seed, rubric, final, late, source, original, report, brief, digest"
+        self._briefs_checked = False  # rows as another store holds them
         with self._db:
             for row in source._db.execute(f"SELECT {columns} FROM grades"):
                 if wanted.get(row[0]) == tuple(row[1:5]):
