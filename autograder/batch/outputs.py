@@ -73,7 +73,8 @@ class OutputFiles:
         full(row): a row whose report is a brief (brief.py) with its full report, to write the student's files."""
         self.out_dir = Path(out_dir)
         self.full = full
-        self.names = dict(zip(students, file_names(students)))
+        # the names that are not the id itself (most are): file_names([id]) alone gives the others
+        self.names = {s: n for s, n in zip(students, file_names(students)) if n != s}
         self._files = _Files(self.out_dir, record_of(known))
 
     def keep_record(self) -> dict[str, tuple[str, str]] | None:

@@ -124,11 +124,9 @@ def grade_batch(
                                              on_row=files.write_student, keys_out=keys)
             made = {e.student: _row(e, _unrostered_report(e, why, rubric), final=True)
                     for e in entries if (why := unrostered.get(e.student))}
-            in_class = old | set(graded_rows.students) | set(made)
-            rows = StoredRows(store, [s for s in order if s in in_class],
+            rows = StoredRows(store, [s for s in order if s in keys or s in old or s in made],  # keys: to_grade's
                               lambda s: keys.get(s) or (last.keys.get(s) if last else None),
                               made=made, lost=graded_rows.lost)
-            del in_class
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
             written = files.finish(rows, tuple(intake), roster=listed)
             files.keep_record()
@@ -170,16 +168,17 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
     if not everything:
         read_store()
     todo = [e for e in entries if everything or e.student not in finals]
-    jobs = [Job(e.student, e.where, variants[e.student].variant if e.student in variants else None) for e in todo]
+    # made as the executor queues them: a job it has handed out is dropped (a list here would hold them all)
+    jobs = (Job(e.student, e.where, variants[e.student].variant if e.student in variants else None) for e in todo)
     done = [0, 0]  # graded by this run: to keep; among the students already kept (a --regrade's)
 
     def meanwhile() -> None:  # while the workers start, before any is handed a job
         if everything:
             read_store()
-        if jobs and grade_one is grade_hidden:
+        if todo and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
-        if jobs and on_row is not None and paint:
-            painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
+        if todo and on_row is not None and paint:
+            painter.start(len(todo))  # the histogram's matplotlib, imported while the workers grade
         # what is here now (the kit, its libraries) lives to the end: kept out of the collector's full passes,
         # which the growing rows trigger (~0.3 ms a submission in a class of 200)
         gc.freeze()
