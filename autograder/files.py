@@ -14,19 +14,45 @@ def _umask() -> int:
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            # mkstemp makes 0600; a written file gets the modes of any new file (0644 under umask 022),
-            # so students and TAs sharing a machine can read a handout or a class's feedback
-            os.fchmod(f.fileno(), 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with AtomicFile(path) as f:
+        f.write(data)
+
+
+class AtomicFile:
+    """A file written a piece at a time and put in place whole (os.replace) when the block ends without an
+    error, unless discard() was called: a kill leaves the file as it was, and its bytes are never all in memory."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, self.tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        self.file = os.fdopen(fd, "wb")
+        self.kept = True
+
+    def write(self, data: bytes) -> None:
+        self.file.write(data)
+
+    def discard(self) -> None:
+        self.kept = False
+
+    def __enter__(self) -> AtomicFile:
+        return self
+
+    def __exit__(self, kind, *_) -> None:
+        try:
+            if kind is None and self.kept:
+                # mkstemp makes 0600; a written file gets the modes of any new file (0644 under umask 022),
+                # so students and TAs sharing a machine can read a handout or a class's feedback
+                os.fchmod(self.file.fileno(), 0o666 & ~_umask())
+                self.file.close()
+                os.replace(self.tmp, self.path)
+                return
+        except BaseException:
+            self.file.close()
+            Path(self.tmp).unlink(missing_ok=True)
+            raise
+        self.file.close()
+        Path(self.tmp).unlink(missing_ok=True)
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -20,6 +20,7 @@ from autograder.report.model import CaseResult, Diagnosis, Report, TaskResult
 from autograder.variants.model import Variant
 
 BRIEF = 2  # the format's version: a brief of another is made again from the report
+BRIEF_START = '{"v":%d,' % BRIEF  # how brief_json's text of this format begins
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ def _task_json(t: TaskResult) -> str:
 
 def is_brief_json(text: str | None) -> bool:
     """Is this a brief of this format (brief_json's text)? Told without parsing it."""
-    return bool(text) and text.startswith('{"v":%d,' % BRIEF)
+    return bool(text) and text.startswith(BRIEF_START)
 
 
 def brief_from_json(text: str) -> Report | None:
@@ -109,11 +110,13 @@ def brief_from_json(text: str) -> Report | None:
     d = json.loads(text)
     if d.get("v") != BRIEF:
         return None
-    return Report(d["submission"], d["score"], d["max_score"], tuple(map(_task, d["tasks"])), d["error"],
+    # tuples of lists, not of iterators: a tuple made from an iterator is resized, never taken from the free list
+    # of its size, which then fills with a class's freed ones (to 2,000 of each size)
+    return Report(d["submission"], d["score"], d["max_score"], tuple([_task(t) for t in d["tasks"]]), d["error"],
                   _shared(d["sandbox"]), _notes(tuple(d["notes"])), _shared(d["kit_version"]),
-                  import_errors=tuple(tuple(e) for e in d["import_errors"]),
+                  import_errors=tuple([tuple(e) for e in d["import_errors"]]),
                   variant=Variant.from_json(d["variant"]) if d["variant"] else None,
-                  samples=tuple((op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]))
+                  samples=tuple([(op, tuple(out), tuple(grad)) for op, out, grad in d["samples"]]))
 
 
 @lru_cache(maxsize=1 << 10)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import stat
+from itertools import groupby
 from dataclasses import replace
 from pathlib import Path
 
@@ -136,17 +137,33 @@ def _finalise(found: list[Entry], problems: list[str], root: Path | None) -> lis
             continue
         seen.add(key)
         unique.append(e)
-    unique.sort(key=lambda e: (sanitise(e.student).casefold(), e.student, e.source, e.original, str(e.path)))
-    ids = uniquify(assign([e.student for e in unique], [_origin(e, root) for e in unique]))
-    shared: dict[str, list[tuple[Entry, str]]] = {}
-    for e, sid in zip(unique, ids):
-        shared.setdefault(sanitise(e.student).casefold(), []).append((e, sid))
-    for group in shared.values():
+    del seen
+    unique.sort(key=lambda e: (sanitise(e.student).casefold(), e.student, e.source, e.original, e.where))
+    # an origin is made only for a name another's id collides with (a class's are rarely needed, never held)
+    ids = uniquify(assign([e.student for e in unique], _Origins(unique, root)))
+    # sorted by their id's folded form first: the submissions that make one id are neighbours
+    for _, group in groupby(zip(unique, ids), key=lambda pair: sanitise(pair[0].student).casefold()):
+        group = list(group)
         if len(group) > 1:
             problems.append(f"{len(group)} submissions make the id {sanitise(group[0][0].student)}: "
                             + "; ".join(f"{e.original or e.student!r} is {sid}" for e, sid in group))
-    entries = [replace(e, student=s) for e, s in zip(unique, ids)]
-    return sorted(entries, key=lambda e: (e.student.casefold(), e.student))
+    for i, (e, sid) in enumerate(zip(unique, ids)):
+        unique[i] = replace(e, student=sid)  # in place: a class's entries are one list at a time
+    unique.sort(key=lambda e: (e.student.casefold(), e.student))
+    return unique
+
+
+class _Origins:
+    """_origin of each entry, made when asked (ids.assign asks only of names whose ids collide)."""
+
+    def __init__(self, entries: list[Entry], root: Path | None):
+        self.entries, self.root = entries, root
+
+    def __getitem__(self, i: int) -> str:
+        return _origin(self.entries[i], self.root)
+
+    def __len__(self) -> int:
+        return len(self.entries)
 
 
 def _resolved(path: Path, folders: dict[str, str]) -> str:

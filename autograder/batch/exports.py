@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Mapping, Protocol
 
-from autograder.batch.ids import file_names
 from autograder.batch.store import BatchRow
 
 
@@ -24,10 +23,22 @@ class StudentExport:
     renderers: tuple[str, ...] = ()              # kit files (relative to autograder/) that render it
 
 
+class ClassRows(Protocol):
+    """The class's rows as outputs.py hands them to a class export: walked once per export, each walk one pass over
+    the store (batch/class_rows.py), so an export writes a row at a time and holds none."""
+    aliases: Mapping[str, str]   # a report's submission -> its row's student, where the two differ
+
+    def name(self, student: str) -> str:
+        """The name of the student's own files (feedback/<name>.html)."""
+
+    def __iter__(self) -> Iterator[BatchRow]: ...
+
+
 @dataclass(frozen=True)
 class ClassExport:
     name: str                                    # the file in the output folder
-    render: Callable[[Sequence[BatchRow], dict], bytes]   # (rows, summary) -> its bytes
+    # (rows, summary) -> its text, in pieces (written as they come); a costly one's: its bytes
+    render: Callable[[ClassRows, dict], Iterable[str] | bytes]
     renderers: tuple[str, ...] = ()
     costly: bool = False                         # rendered only when the summary changed (a PNG)
     ahead: Callable[[dict], None] | None = None  # (summary): have it made elsewhere while the others are written
@@ -49,35 +60,39 @@ def _feedback_html(row: BatchRow) -> bytes:
     return render_feedback(row.report, student=row.student, late=row.late).encode("utf-8")
 
 
-def _gradebook(rows: Sequence[BatchRow], summary: dict) -> bytes:
-    from autograder.report.csv_report import render_gradebook
-    return render_gradebook(rows, summary.get("roster")).encode("utf-8")
+def _gradebook(rows: ClassRows, summary: dict) -> Iterable[str]:
+    from autograder.report.csv_report import gradebook_lines
+    return gradebook_lines(rows, [t["id"] for t in summary["tasks"]], "forensics" in summary, summary.get("roster"))
 
 
-def _summary_json(rows: Sequence[BatchRow], summary: dict) -> bytes:
-    return json_text(summary).encode("utf-8")
+def _summary_json(rows: ClassRows, summary: dict) -> Iterable[str]:
+    return [json_text(summary)]
 
 
-def _summary_md(rows: Sequence[BatchRow], summary: dict) -> bytes:
+def _summary_md(rows: ClassRows, summary: dict) -> Iterable[str]:
     from autograder.report.summary import render_markdown
-    return render_markdown(summary, histogram_file=HISTOGRAM).encode("utf-8")
+    return [render_markdown(summary, histogram_file=HISTOGRAM)]
 
 
-def _summary_html(rows: Sequence[BatchRow], summary: dict) -> bytes:
-    from autograder.report.summary_html import Student, render_summary_html
+def _summary_html(rows: ClassRows, summary: dict) -> Iterable[str]:
+    from autograder.report.summary_html import Student, summary_pieces
     from autograder.report.trouble import error_line
-    names = file_names([r.student for r in rows])  # as OutputFiles names each student's files
-    students = [Student(r.student, r.report.submission, f"{FEEDBACK}/{name}.html", r.report.score, r.report.max_score,
-                        r.late, error_line(r.report)) for r, name in zip(rows, names)]
-    return render_summary_html(summary, students, histogram_file=HISTOGRAM).encode("utf-8")
+
+    def person(submission: str) -> dict:  # the student a summary's line names, linked to their page
+        student = rows.aliases.get(submission, submission)
+        return {"name": student, "href": f"{FEEDBACK}/{rows.name(student)}.html"}
+
+    students = (Student(r.student, r.report.submission, f"{FEEDBACK}/{rows.name(r.student)}.html", r.report.score,
+                        r.report.max_score, r.late, error_line(r.report)) for r in rows)
+    return summary_pieces(summary, students, summary["submissions"] > 0, person=person, histogram_file=HISTOGRAM)
 
 
-def _forensics_csv(rows: Sequence[BatchRow], summary: dict) -> bytes:
+def _forensics_csv(rows: ClassRows, summary: dict) -> Iterable[str]:
     from autograder.report.forensics_csv import render_forensics
-    return render_forensics(summary["forensics"]).encode("utf-8")
+    return [render_forensics(summary["forensics"])]
 
 
-def _histogram(rows: Sequence[BatchRow], summary: dict) -> bytes:
+def _histogram(rows: ClassRows, summary: dict) -> bytes:
     from autograder.batch.painter import draw  # drawn by the process that imported matplotlib meanwhile, if any
     return draw(summary)
 

@@ -23,7 +23,7 @@ from autograder.config import Rubric
 MOST = 1  # jobs graded in place; more go to the pool, whose workers grade them side by side
 
 
-def suits(jobs: Sequence[Job], grade_one: GradeOne, local: bool) -> bool:
+def suits(jobs: Sequence, grade_one: GradeOne, local: bool) -> bool:
     return 0 < len(jobs) <= MOST and grade_one is grade_hidden and local
 
 

@@ -20,7 +20,7 @@ _SKIP_DIRS = {"__pycache__", ".ipynb_checkpoints", ".pytest_cache"}
 _SKIP_SUFFIXES = (".pyc", ".pyo")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one a student, held through the run
 class GradeKey:
     content: str
     kit_version: str

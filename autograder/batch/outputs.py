@@ -17,14 +17,15 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from autograder import __version__
+from autograder.batch.class_walk import ClassInputs, WalkedRows
 from autograder.batch.ids import file_names
 from autograder.batch.output_record import MemoryRecord, StoreRecord, record_of
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.unchanged import made_from
-from autograder.files import write_bytes_atomic
+from autograder.files import AtomicFile, write_bytes_atomic
 from autograder.batch.exports import (
     CLASS_EXPORTS, FEEDBACK, GRADEBOOK, HISTOGRAM, REPORTS, STUDENT_EXPORTS, SUMMARY_HTML, SUMMARY_JSON, SUMMARY_MD,
     StudentExport,
@@ -73,7 +74,8 @@ class OutputFiles:
         full(row): a row whose report is a brief (brief.py) with its full report, to write the student's files."""
         self.out_dir = Path(out_dir)
         self.full = full
-        self.names = dict(zip(students, file_names(students)))
+        # the names that are not the id itself (most are): file_names([id]) alone gives the others
+        self.names = {s: n for s, n in zip(students, file_names(students)) if n != s}
         self._files = _Files(self.out_dir, record_of(known))
 
     def keep_record(self) -> dict[str, tuple[str, str]] | None:
@@ -112,27 +114,35 @@ class OutputFiles:
         for rel, inputs, export in self.student_files(row):
             self._files.write(rel, inputs, lambda render=export.render: render(full()))
 
-    def finish(self, rows: Sequence[BatchRow], intake: Sequence[str] = (), roster=None,
+    def finish(self, rows: Iterable[BatchRow], intake: Sequence[str] = (), roster=None,
                done: Callable[[BatchRow], bool] | None = None) -> Written:
         """Every student's files (those already written checked again), then the gradebook and summary.
         roster: the class list (batch/class_list.py), whose unrostered and missing students they name.
+        rows: walked once for each thing made of them (the students' files, the summary, the gradebook, the
+        page), each walk a pass over the store (class_rows.py): nothing of the class is held but its summary.
         done(row): the row's files are checked already, and untouched since (unchanged.EarlyFiles)."""
-        from autograder.report.summary import build_summary  # the class's only: not imported before grading
+        from autograder.report.summary_tally import SummaryTally  # the class's only: not imported before grading
 
         out_dir = self.out_dir
+        inputs = ClassInputs()
         for row in rows:
             if done is None or not done(row):
                 self.write_student(row)
+            inputs.add(row)
         removed, kept = self._files.clear_others(sorted({export.folder for export in STUDENT_EXPORTS}))
         paths = (out_dir / GRADEBOOK, out_dir / REPORTS, out_dir / FEEDBACK, out_dir / SUMMARY_JSON,
                  out_dir / SUMMARY_MD, out_dir / HISTOGRAM, out_dir / SUMMARY_HTML)
-        the_class = _class_inputs(rows, intake, roster)
+        the_class = _inputs(_CLASS, inputs.digest(intake, roster))  # None: a row not from the store
         if self._class_current(the_class):  # the same rows as the files were made from: none is made again
             summary = json.loads((out_dir / SUMMARY_JSON).read_text(encoding="utf-8"))
             return Written(*paths, summary, removed=tuple(removed), kept=tuple(kept))
-        written = Written(*paths, build_summary([r.report for r in rows], late=sum(bool(r.late) for r in rows),
-                                                intake=intake, roster=roster), removed=tuple(removed), kept=tuple(kept))
-        self._write_class(rows, written)
+        tally, the_rows = SummaryTally(), WalkedRows(rows, self.names)
+        for row in rows:
+            tally.add(row.report, late=row.late)
+            the_rows.alias(row)
+        written = Written(*paths, tally.summary(late=tally.late, intake=intake, roster=roster),
+                          removed=tuple(removed), kept=tuple(kept))
+        self._write_class(the_rows, written)
         if the_class is not None:
             self._files.record.put(_CLASS, (the_class, ""))
             self._files.record.mark(_CLASS)
@@ -150,7 +160,7 @@ class OutputFiles:
             record.mark(name)
         return True
 
-    def _write_class(self, rows: Sequence[BatchRow], written: Written) -> None:
+    def _write_class(self, rows: WalkedRows, written: Written) -> None:
         """The class's files from its rows and summary, each written when it would change."""
         for export in CLASS_EXPORTS:  # a costly file made elsewhere (the histogram's painter) starts first
             if export.ahead and (not export.only_with or export.only_with in written.summary) \
@@ -163,19 +173,10 @@ class OutputFiles:
                 self._files.write(export.name, _inputs(export.name, made_from(export.name, written.summary)),
                                   lambda render=export.render: render(rows, written.summary))
             else:
-                self._files.write_bytes(export.name, export.render(rows, written.summary))
+                self._files.write_pieces(export.name, export.render(rows, written.summary))
 
 
 _CLASS = "@class"  # the record's entry of what the class's files were made from (no file: _class_inputs)
-
-
-def _class_inputs(rows: Sequence[BatchRow], intake: Sequence[str], roster) -> str | None:
-    """A digest of everything the class's files are made from: each row (its report by its digest), the intake,
-    the roster's view; None when a row has no digest (not from the store: the files are made again)."""
-    if any(not r.digest for r in rows):
-        return None
-    return _inputs(_CLASS, _sha(json.dumps([[[r.student, r.digest, r.late, r.source, r.original, r.final] for r in rows],
-                                           list(intake), roster.summary() if roster is not None else None])))
 
 
 class _Files:
@@ -210,10 +211,10 @@ class _Files:
         removed, kept = [], []
         for folder in folders:
             try:
-                names = sorted(entry.name for entry in os.scandir(self.root / folder))
+                names = _names(self.root / folder)
             except (FileNotFoundError, NotADirectoryError):
-                names = []
-            for name in names:
+                names = iter(())
+            for name in names:  # walked as listed (a class's folders are never held whole), said in order
                 rel = f"{folder}/{name}"
                 if self.record.marked(rel):
                     continue
@@ -226,11 +227,30 @@ class _Files:
                     removed.append(rel)
                 else:
                     kept.append(rel)
-        return removed, kept
+        return sorted(removed), sorted(kept)
 
-    def write_bytes(self, rel: str, data: bytes) -> bool:
-        """A file rendered already: written when its bytes differ from what was written last."""
-        return self.write(rel, _inputs("text", _sha(data)), lambda: data)
+    def write_pieces(self, rel: str, pieces: Iterable[str]) -> bool:
+        """A file rendered a piece at a time, never whole in memory: written beside it while its digest is taken,
+        and put in place unless those are the bytes it was last written with and it is untouched since."""
+        self.record.mark(rel)
+        path, sha = self.root / rel, hashlib.sha256()
+        with AtomicFile(path) as f:
+            for piece in pieces:
+                data = piece.encode("utf-8")
+                sha.update(data)
+                f.write(data)
+            inputs = _inputs("text", sha.hexdigest())
+            if self.current(rel, inputs):
+                f.discard()
+                self.record.keep_last(rel)
+                return False
+        self.record.put(rel, (inputs, _stat(path)))
+        return True
+
+
+def _names(folder: Path):
+    with os.scandir(folder) as entries:
+        yield from (entry.name for entry in entries)
 
 
 def _inputs(kind: str, digest: str | None, *more) -> str | None:

@@ -43,7 +43,7 @@ WORKER_DIED = ("the grading process died while grading this submission "
                "(killed, out of memory, or it exited); nothing was recorded for it")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a class of 20,000 is queued: ~90 B less each
 class Job:
     student: str
     path: str

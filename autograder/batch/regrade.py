@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields
-from typing import Mapping, Sequence
+from typing import Callable, Iterable, Sequence
 
 from autograder.batch.keys import GradeKey
 from autograder.batch.store import BatchRow, Store
 from autograder.config import Rubric
 
 META_KEY = "class"
+ROWS = "last_class"  # the meta entry's "rows": the class is in the store's last_class table
 
 
 def rubric_settings(rubric: Rubric) -> dict:
@@ -53,19 +54,31 @@ class LastClass:
         if text is None:
             return None
         data = json.loads(text)
-        keys = {s: GradeKey(*k) for s, k in data["keys"].items()}
-        return LastClass(tuple(data["students"]), keys, data["rubric"], data.get("sources", {}),
-                         data.get("unrostered", {}))
+        if data.get("rows") != ROWS:  # the whole class in the one text (a folder of an earlier kit)
+            keys = {s: GradeKey(*k) for s, k in data["keys"].items()}
+            return LastClass(tuple(data["students"]), keys, data["rubric"], data.get("sources", {}),
+                             data.get("unrostered", {}))
+        students, keys, sources, unrostered = [], {}, {}, {}
+        for student, source, *key, other in store.last_class():
+            students.append(student)
+            sources[student] = source
+            if key[0] is not None:
+                keys[student] = GradeKey(*key)
+            if other is not None:
+                unrostered[student] = json.loads(other)
+        return LastClass(tuple(students), keys, data["rubric"], sources, unrostered)
 
     @staticmethod
-    def write(store: Store, rows: Sequence[BatchRow], keys: Mapping[str, GradeKey], rubric: Rubric) -> None:
-        """rows: the class's; those without a key were not graded (not on the roster)."""
-        graded = [r.student for r in rows if r.student in keys]
-        data = {"students": [r.student for r in rows], "keys": {s: list(_fields(keys[s])) for s in graded},
-                "sources": {r.student: r.source for r in rows}, "rubric": rubric_settings(rubric),
-                "unrostered": {r.student: {"source": r.source, "original": r.original, "late": r.late}
-                               for r in rows if r.student not in keys}}
-        store.set_meta(META_KEY, json.dumps(data, sort_keys=True))
+    def write(store: Store, rows: Iterable[BatchRow], key: Callable[[str], GradeKey | None], rubric: Rubric) -> None:
+        """rows: the class's; those without a key were not graded (not on the roster). Written a row at a time
+        (Store.set_last_class): the class is never one text in memory."""
+        def lines():
+            for r in rows:
+                k = key(r.student)
+                yield (r.student, r.source, *(_fields(k) if k is not None else (None,) * 4),
+                       None if k is not None else json.dumps({"late": r.late, "original": r.original, "source": r.source}))
+        store.set_last_class(lines(), (META_KEY, json.dumps({"rows": ROWS, "rubric": rubric_settings(rubric)},
+                                                            sort_keys=True)))
 
 
 def kept_students(last: LastClass | None, run: Sequence[str], on_roster=None) -> list[str]:

@@ -16,22 +16,24 @@ import os
 import sys
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from autograder.batch.class_rows import StoredRows
 from autograder.batch.class_list import (ClassList, Roster, class_list, entries_of, not_on_roster, remembered_roster,
                                          roster_id, still_in, unrostered_entries, unrostered_row)
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
-from autograder.batch.keys import GradeKey, grade_keys
 from autograder.batch.in_place import InPlace, suits
+from autograder.batch.keys import GradeKey, grade_keys
 from autograder.batch.known_contents import content_digests
 from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
-from autograder.batch.regrade import LastClass, class_order, kept_rows, kept_students
+from autograder.batch.regrade import LastClass, class_order, kept_students
 from autograder.batch.regrade_changes import say_changes
 from autograder.batch.store import BatchRow, Store
 from autograder.batch.unchanged import EarlyFiles, prepare_renderers
@@ -57,11 +59,11 @@ class ClassRows:
     """What a class's rows say about its grading, for a batch and a merge of shards alike."""
     rows: tuple[BatchRow, ...]
 
-    @property
+    @cached_property  # one walk of the rows (read from the store: class_rows.py), however often asked
     def ungradable(self) -> tuple[BatchRow, ...]:
         return tuple(r for r in self.rows if r.ungradable)
 
-    @property
+    @cached_property
     def retryable(self) -> tuple[BatchRow, ...]:
         """Rows whose grading crashed: the next run tries them again."""
         return tuple(r for r in self.rows if not r.final)
@@ -69,7 +71,7 @@ class ClassRows:
 
 @dataclass(frozen=True)
 class BatchResult(ClassRows):
-    rows: tuple[BatchRow, ...]     # one per entry, in the entries' order
+    rows: Sequence[BatchRow]       # one per entry, in the entries' order (read from the store when walked)
     graded: int                    # graded by this run
     reused: int                    # taken from the store
     out_dir: Path
@@ -110,7 +112,8 @@ def grade_batch(
             to_grade = [e for e in entries if e.student not in unrostered]
             before = store.keep_previous({e.student: last.keys[e.student] for e in to_grade if e.student in last.keys}) \
                 if last is not None and regrade else set()
-            old = kept_rows(store, last, kept, brief=True) if kept else {}
+            kept_keys = [(s, last.keys[s]) for s in kept if s in last.keys]
+            old = {s for (s, _), row in zip(kept_keys, store.rows_of(kept_keys)) if row is not None}  # those stored
             for e in entries_of(last, [s for s in kept if s not in old]):   # kept, still not on the roster
                 unrostered[e.student] = not_on_roster(e.student, roster_id(e.student, e.source), roster)
                 entries.append(e)
@@ -122,16 +125,15 @@ def grade_batch(
             graded_rows, graded = grade_rows(to_grade, store, rubric=rubric, workers=workers, regrade=regrade,
                                              grade_one=grade_one, progress=progress, executor=executor,
                                              on_row=files.write_student, keys_out=keys, on_reused=early.check)
-            by_student = {r.student: r for r in (*old.values(), *graded_rows)}
-            by_student.update({e.student: unrostered_row(e, why, rubric)
-                               for e in entries if (why := unrostered.get(e.student))})
-            rows = tuple(by_student[s] for s in order if s in by_student)
+            made = {e.student: unrostered_row(e, why, rubric) for e in entries if (why := unrostered.get(e.student))}
+            rows = StoredRows(store, [s for s in order if s in keys or s in old or s in made],  # keys: to_grade's
+                              lambda s: keys.get(s) or (last.keys.get(s) if last else None),
+                              made=made, lost=graded_rows.lost)
             listed = class_list(roster, [(r.student, r.source) for r in rows], rubric) if roster else None
             written = files.finish(rows, tuple(intake), roster=listed, done=early.done)
             files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
-            all_keys = {**(last.keys if last else {}), **keys}
-            LastClass.write(store, rows, {s: all_keys[s] for s in by_student if s in all_keys}, rubric)
+            LastClass.write(store, rows, rows.key, rubric)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     finally:
@@ -143,46 +145,45 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
                grade_one: GradeOne, progress: bool, executor: Executor,
                on_row: Callable[[BatchRow], None] | None = None,
                keys_out: dict[str, GradeKey] | None = None, paint: bool = True,
-               on_reused: Callable[[list[BatchRow]], None] | None = None) -> tuple[tuple[BatchRow, ...], int]:
+               on_reused: Callable[[Iterable[BatchRow]], None] | None = None) -> tuple[StoredRows, int]:
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
-    on_row(row) as each is stored (the rows returned hold briefs: brief.py); paint: the class's histogram is
-    to be drawn (its painter started meanwhile); on_reused(rows): the stored rows reused, while the workers
-    start (when any has a job). Returns (rows, how many this run graded)."""
+    on_row(row) as each is stored; paint: the class's histogram is to be drawn (its painter started meanwhile);
+    on_reused(rows): the stored rows reused, walked once while the workers start (when any has a job).
+    Returns (rows, how many this run graded): the rows as the store holds them, read when walked (class_rows.py)."""
     by_student = {e.student: e for e in entries}
-    # each student's rubric: the course's, with the student's variant on it ([variants])
-    rubrics = {e.student: with_variant(rubric, v) if (v := entry_variant(rubric, e)) else rubric for e in entries}
+    # each student's rubric: the course's, with the student's variant on it ([variants]; only those are kept)
+    variants = {e.student: with_variant(rubric, v) for e in entries if (v := entry_variant(rubric, e))}
+    rubrics = _Rubrics(variants, rubric)
     keys: dict[str, GradeKey] = {} if keys_out is None else keys_out
-    stored: dict[str, BatchRow] = {}
+    finals: set[str] = set()  # the students whose stored row is a grade to keep
 
-    def read_keys() -> None:
-        paths = [e.path for e in entries]  # keyed by the course's rubric: it decides each variant
+    def read_store() -> None:
+        paths = [e.where for e in entries]  # keyed by the course's rubric: it decides each variant
         keys.update(zip(by_student, grade_keys(paths, rubric, content_digests(paths, store))))
+        finals.update(store.finals(keys))  # from the key columns: no row, brief or report is read
 
     # a new gradebook (or --regrade) grades every entry: the workers start before the rest is read. A rerun
     # decides what to grade from the keys alone (the submissions' digests, remembered with their stat, and the
-    # store's key columns); the stored rows' briefs are read while the workers start
+    # store's key columns); the reused rows are walked while the workers start
     everything = regrade or not store.count()
     if not everything:
-        read_keys()
-    reused = set() if everything else store.finals(keys)
-    todo = [e for e in entries if e.student not in reused]
-    jobs = [Job(e.student, str(e.path), rubrics[e.student].variant if rubrics[e.student] is not rubric else None)
-            for e in todo]
-    graded: dict[str, BatchRow] = {}  # by this run, as stored
+        read_store()
+    todo = [e for e in entries if everything or e.student not in finals]
+    # made as the executor queues them: a job it has handed out is dropped (a list here would hold them all)
+    jobs = (Job(e.student, e.where, variants[e.student].variant if e.student in variants else None) for e in todo)
+    done = [0, 0]  # graded by this run: to keep; among the students already kept (a --regrade's)
 
     def meanwhile() -> None:  # while the workers start, before any is handed a job
         if everything:
-            read_keys()
-        # each stored row's brief is read once, here (never its report)
-        stored.update(store.briefs(keys if everything else {s: keys[s] for s in reused}))
-        if jobs and grade_one is grade_hidden:
+            read_store()
+        if todo and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
-        if jobs and on_row is not None and not everything:  # a rerun: what it writes after grading, ready now
+        if todo and on_row is not None and not everything:  # a rerun: what it writes after grading, ready now
             prepare_renderers()
             if on_reused is not None:
-                on_reused([stored[e.student] for e in entries if e.student in reused and e.student in stored])
-        if jobs and on_row is not None and paint and (everything or len(jobs) >= painter.PAINTER_MIN):
-            painter.start(len(jobs))  # the histogram's matplotlib, imported while the workers grade
+                on_reused(StoredRows(store, [e.student for e in entries if e.student in finals], keys.get))
+        if todo and on_row is not None and paint and (everything or len(todo) >= painter.PAINTER_MIN):
+            painter.start(len(todo))  # the histogram's matplotlib, imported while the workers grade
         # (a rerun of a few: imported only if the picture's bins changed, unchanged.py; most often they have not)
         # what is here now (the kit, its libraries) lives to the end: kept out of the collector's full passes,
         # which the growing rows trigger (~0.3 ms a submission in a class of 200)
@@ -197,25 +198,38 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
         row = store.put(_row(entry, report, final=why is None), keys[job.student])
         if on_row is not None:
             on_row(row)  # now, while the workers grade on
-        graded[job.student] = row.briefly()  # the report is in the store and its files: the class keeps its brief
-        advance(job.student)
+        done[0] += row.final
+        done[1] += job.student in finals
+        advance(job.student)  # the row is in the store and its files: the class holds nothing of it
 
     try:
         with progress_bar(len(entries), len(entries) - len(todo), enabled=progress) as advance:
             # one submission to grade (a rerun after one upload): graded here, as `grade PATH` does (in_place.py)
-            where = InPlace() if suits(jobs, grade_one, executor is LOCAL) else executor
+            where = InPlace() if suits(todo, grade_one, executor is LOCAL) else executor
             where.grade(jobs, workers=max(1, workers or 1), grade_one=grade_one, rubric=rubric,
                         on_done=on_done, meanwhile=meanwhile)
     except KeyboardInterrupt:
-        done = len(reused) + sum(_final(graded.get(e.student)) for e in todo)
-        message = (f"interrupted: {done} of {len(entries)} submission(s) are graded and kept in "
+        kept = sum(e.student in finals for e in entries) - done[1]  # stored to keep, not graded again yet
+        message = (f"interrupted: {kept + done[0]} of {len(entries)} submission(s) are graded and kept in "
                    f"{store.path}; run the same command again to grade the rest.")
         print(f"\n{message}", file=sys.stderr)
         raise BatchInterrupted(message) from None
     finally:
         gc.unfreeze()  # the caller's objects are the collector's again
-    rows = tuple(graded.get(e.student) or stored.get(e.student) or _lost(e, rubrics[e.student]) for e in entries)
-    return rows, len(todo)
+    # the class's rows, read from the store when walked (class_rows.py): one pass each, none held
+    return StoredRows(store, list(by_student), keys.get,
+                      lost=lambda s: _lost(by_student[s], rubrics[s])), len(todo)
+
+
+class _Rubrics(dict):
+    """Each student's rubric: their variant's where they have one, else the course's."""
+
+    def __init__(self, variants: dict[str, Rubric], course: Rubric):
+        super().__init__(variants)
+        self.course = course
+
+    def __missing__(self, student: str) -> Rubric:
+        return self.course
 
 
 def check_entries(entries: list[Entry], out_dir: Path) -> None:
@@ -225,11 +239,6 @@ def check_entries(entries: list[Entry], out_dir: Path) -> None:
     repeated = sorted(s for s, n in Counter(e.student for e in entries).items() if n > 1)
     if repeated:
         raise BatchInputError(f"more than one submission for student id(s) {', '.join(repeated)}")
-
-
-def _final(row: BatchRow | None) -> bool:
-    """A stored grade to keep (not one whose grading crashed)."""
-    return row is not None and row.final
 
 
 def _lost(entry: Entry, rubric: Rubric) -> BatchRow:

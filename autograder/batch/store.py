@@ -18,13 +18,15 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import itertools
 from dataclasses import replace
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Iterator, Mapping
 
-from autograder.batch.brief import brief_json, brief_of, is_brief_json
+from autograder.batch.brief import BRIEF_START, brief_json
 from autograder.batch.report_json import report_from_dict
 from autograder.batch.row import BatchRow
+from autograder.batch.store_outputs import OutputsTable
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
 from autograder.report.json_text import compact_json
@@ -48,6 +50,11 @@ CREATE TABLE IF NOT EXISTS contents (path TEXT PRIMARY KEY, stat TEXT NOT NULL, 
 _META = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
+_WALKS = itertools.count()  # names of the temporary tables rows_of walks
+_LAST = """
+CREATE TABLE IF NOT EXISTS last_class (pos INTEGER PRIMARY KEY, student TEXT NOT NULL, source TEXT NOT NULL,
+    content TEXT, kit_version TEXT, hidden_seed TEXT, rubric TEXT, unrostered TEXT)
+"""
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
 
@@ -55,7 +62,7 @@ class StoreError(UserError):
     """A gradebook file that can't be used: one line saying what to do."""
 
 
-class Store:
+class Store(OutputsTable):
     def __init__(self, path: Path):
         self.path = Path(path)
         try:
@@ -92,8 +99,12 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    closed = False
+    _briefs_checked = False  # every row has a brief of this format (rows_of): each one put since has one
+
     def close(self) -> None:
         self._db.close()
+        self.closed = True
 
     def get(self, student: str, key: GradeKey) -> BatchRow | None:
         found = self._db.execute(
@@ -117,25 +128,45 @@ class Store:
     def briefs(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
         """get_many's rows with their reports' briefs (brief.py), read in one pass: the reports themselves are not
         read, but for a row stored by an earlier kit without a brief (made now, and kept)."""
-        wanted = {student: _fields(key) for student, key in keys.items()}
-        found, stale = {}, []
-        for student, *key, brief, digest, late, source, original, final, failed in self._db.execute(
-                "SELECT student, content, kit_version, hidden_seed, rubric, brief, digest, late, source, original, "
-                "final, CASE WHEN json_valid(brief) THEN json_extract(brief, '$.error') IS NOT NULL END FROM grades"):
-            if wanted.get(student) != tuple(key):
-                continue
-            if not (digest and is_brief_json(brief)):
-                stale.append(student)
-                continue
-            found[student] = BatchRow(student, brief, None if late is None else bool(late), source, original,
-                                      bool(final), digest, brief=True, failed=bool(failed))  # its text: read when needed
-        for student in stale:
-            row = self.get(student, keys[student])
-            found[student] = replace(row, report=brief_of(row.report), brief=True)
-            with self._db:
-                self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
-                                 (brief_json(row.report), row.digest, student, *wanted[student]))
-        return {s: found[s] for s in keys if s in found}
+        return {row.student: row for row in self.rows_of(keys.items()) if row is not None}
+
+    def rows_of(self, wanted: Iterable[tuple[str, GradeKey]]) -> Iterator[BatchRow | None]:
+        """The row of each (student, key), in the order given, with its brief's text (row.py), or None where the
+        store has none: one pass joining a temporary table of the keys (on disk), so none is held here."""
+        table = f"wanted_{next(_WALKS)}"
+        with self._db:
+            self._db.execute(f"CREATE TEMP TABLE {table} (pos INTEGER PRIMARY KEY, student TEXT NOT NULL, "
+                             "content TEXT, kit_version TEXT, hidden_seed TEXT, rubric TEXT)")
+            self._db.executemany(f"INSERT INTO {table} (student, content, kit_version, hidden_seed, rubric) "
+                                 "VALUES (?, ?, ?, ?, ?)", ((student, *_fields(key)) for student, key in wanted))
+        join = (f"FROM {table} w LEFT JOIN grades g ON g.student = w.student AND g.content = w.content AND "
+                "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
+        cursor = self._db.cursor()
+        try:
+            if not self._briefs_checked:  # rows stored by an earlier kit, without a brief of this format: made now, kept
+                stale = cursor.execute("SELECT student, content, kit_version, hidden_seed, rubric FROM grades WHERE "
+                                       "digest IS NULL OR digest = '' OR brief IS NULL OR "
+                                       f"substr(brief, 1, {len(BRIEF_START)}) != ?", (BRIEF_START,)).fetchall()
+                for student, *key in stale:
+                    self._keep_brief(student, GradeKey(*key))
+                self._briefs_checked = True
+            # a brief's one unescaped '"error":' is its own (brief_json: a task is a text of its own, its quotes escaped)
+            cursor.execute(f"SELECT w.student, g.brief, g.digest, g.late, g.source, g.original, g.final, "
+                           f"instr(g.brief, '\"error\":null') = 0 {join} ORDER BY w.pos")
+            for student, brief, digest, late, source, original, final, failed in cursor:
+                yield None if brief is None else BatchRow(
+                    student, brief, None if late is None else bool(late), source, original, bool(final), digest,
+                    brief=True, failed=bool(failed))  # its text: read when needed
+        finally:
+            cursor.close()
+            if not self.closed:
+                self._db.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
+    def _keep_brief(self, student: str, key: GradeKey) -> None:
+        row = self.get(student, key)
+        with self._db:
+            self._db.execute(f"UPDATE grades SET brief = ?, digest = ? WHERE {_KEY}",
+                             (brief_json(row.report), row.digest, student, *_fields(key)))
 
     def finals(self, keys: Mapping[str, GradeKey]) -> set[str]:
         """The students whose row under their key is final (a grade to keep), from the key columns alone."""
@@ -165,6 +196,7 @@ class Store:
         wanted = {student: _fields(key) for student, key in keys.items()}
         copied = set()
         columns = "student, content, kit_version, hidden_seed, rubric, final, late, source, original, report, brief, digest"
+        self._briefs_checked = False  # rows as another store holds them
         with self._db:
             for row in source._db.execute(f"SELECT {columns} FROM grades"):
                 if wanted.get(row[0]) == tuple(row[1:5]):
@@ -193,45 +225,6 @@ class Store:
         return BatchRow(student, report_from_dict(json.loads(report)), None if late is None else bool(late), source,
                         original, bool(final), _digest(report))
 
-    def outputs(self) -> dict[str, tuple[str, str]]:
-        """path (relative to the out folder) -> (inputs digest, stat) of each output file last written."""
-        return {path: (inputs, stat) for path, inputs, stat in self._db.execute("SELECT path, inputs, stat FROM outputs")}
-
-    def set_outputs(self, outputs: Mapping[str, tuple[str, str]]) -> None:
-        """Record the output files as now written (replacing the whole record)."""
-        with self._db:
-            self._db.execute("DELETE FROM outputs")
-            self._db.executemany("INSERT INTO outputs (path, inputs, stat) VALUES (?, ?, ?)",
-                                 [(path, inputs, stat) for path, (inputs, stat) in outputs.items()])
-
-    def output(self, path: str) -> tuple[str, str] | None:
-        """One output file's (inputs digest, stat), as last recorded (output_record.StoreRecord)."""
-        found = self._db.execute("SELECT inputs, stat FROM outputs WHERE path = ?", (path,)).fetchone()
-        return None if found is None else (found[0], found[1])
-
-    def record_output(self, path: str, inputs: str, stat: str) -> None:
-        """Committed with the next grade stored, or by keep_marked_outputs: a record lost to a crash only has a
-        file written again."""
-        self._db.execute("INSERT OR REPLACE INTO outputs (path, inputs, stat) VALUES (?, ?, ?)", (path, inputs, stat))
-
-    def forget_output(self, path: str) -> None:
-        self._db.execute("DELETE FROM outputs WHERE path = ?", (path,))
-
-    def start_output_run(self) -> None:
-        """A temporary table (on disk, not in memory) of the files this run writes or finds up to date."""
-        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS output_run (path TEXT PRIMARY KEY)")
-        self._db.execute("DELETE FROM output_run")
-
-    def mark_output(self, path: str) -> None:
-        self._db.execute("INSERT OR IGNORE INTO output_run (path) VALUES (?)", (path,))
-
-    def output_marked(self, path: str) -> bool:
-        return self._db.execute("SELECT 1 FROM output_run WHERE path = ?", (path,)).fetchone() is not None
-
-    def keep_marked_outputs(self) -> None:
-        with self._db:
-            self._db.execute("DELETE FROM outputs WHERE path NOT IN (SELECT path FROM output_run)")
-
     def content(self, path: str) -> tuple[str, str] | None:
         """A submission file's (stat, content digest) as last remembered (known_contents.py)."""
         found = self._db.execute("SELECT stat, digest FROM contents WHERE path = ?", (path,)).fetchone()
@@ -252,6 +245,28 @@ class Store:
     def set_meta(self, key: str, value: str) -> None:
         with self._db:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def set_last_class(self, rows: Iterable[tuple], meta: tuple[str, str]) -> None:
+        """The last class's rows (student, source, the key's four fields or None, unrostered or None), in order,
+        written a chunk at a time to a table of their own, which then replaces the last one at once with the meta
+        entry (key, value) that describes it: regrade.LastClass."""
+        self._db.execute("DROP TABLE IF EXISTS last_class_new")
+        self._db.execute(_LAST.replace("last_class", "last_class_new"))
+        rows = iter(rows)
+        while chunk := list(itertools.islice(rows, 512)):
+            with self._db:
+                self._db.executemany("INSERT INTO last_class_new (student, source, content, kit_version, hidden_seed, "
+                                     "rubric, unrostered) VALUES (?, ?, ?, ?, ?, ?, ?)", chunk)
+        with self._db:
+            self._db.execute("DROP TABLE IF EXISTS last_class")
+            self._db.execute("ALTER TABLE last_class_new RENAME TO last_class")
+            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
+
+    def last_class(self) -> Iterator[tuple]:
+        """set_last_class's rows, in their order."""
+        self._db.execute(_LAST)
+        return self._db.execute("SELECT student, source, content, kit_version, hidden_seed, rubric, unrostered "
+                                "FROM last_class ORDER BY pos")
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM grades").fetchone()[0]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Iterator, Protocol, Sequence
 
 from autograder.report.inert import inert
 from autograder.report.model import Report
@@ -47,20 +47,34 @@ def render_gradebook(rows: Sequence[GradebookRow], roster: dict | None = None) -
     tasks = task_columns(row.report for row in rows)
     # a class graded with [variants]: which variant each row was graded against, last
     variants = any(row.report.variant is not None for row in rows)
+    return "".join(gradebook_lines(rows, tasks, variants, roster))
+
+
+def gradebook_lines(rows: Iterable[GradebookRow], tasks: Sequence[str], variants: bool,
+                    roster: dict | None = None) -> Iterator[str]:
+    """render_gradebook's text a line at a time, the rows walked once (a class's, as they come from the store):
+    tasks, its task columns; variants, whether a variant column ends each row."""
     unrostered = {u["submission"] for u in roster["unrostered"]} if roster else set()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([*FIXED_BEFORE, *tasks, *FIXED_AFTER, *(["variant"] if variants else [])])
+
+    def line(cells: list[str]) -> str:
+        writer.writerow(cells)
+        text = out.getvalue()
+        out.seek(0)
+        out.truncate()
+        return text
+
+    yield line([*FIXED_BEFORE, *tasks, *FIXED_AFTER, *(["variant"] if variants else [])])
     for row in rows:
         variant = row.report.variant
         cells = gradebook_cells(row, tasks)
         if row.student in unrostered:
             cells[len(FIXED_BEFORE) + len(tasks)] = "unrostered"
-        writer.writerow(cells + ([guard(variant.label if variant else "")] if variants else []))
+        yield line(cells + ([guard(variant.label if variant else "")] if variants else []))
     for student in roster["missing"] if roster else ():
         cells = [guard(student), "", "", *("" for _ in tasks), "missing", "no submission", "", "roster", "", ""]
-        writer.writerow(cells + ([guard(roster["missing_variants"].get(student, ""))] if variants else []))
-    return out.getvalue()
+        yield line(cells + ([guard(roster["missing_variants"].get(student, ""))] if variants else []))
 
 
 def gradebook_cells(row: GradebookRow, tasks: Sequence[str]) -> list[str]:

@@ -29,139 +29,20 @@ SCHEMA history:
 """
 from __future__ import annotations
 
-import statistics
-from collections import Counter
-from itertools import chain
-from operator import attrgetter
 from pathlib import Path
-from typing import Sequence
 
-from autograder.diagnosis.catalogue import RETEACH
 from autograder.files import write_bytes_atomic
-from autograder.report.csv_report import task_columns
 from autograder.report.histogram import histogram_png
 from autograder.report.inert import inert
-from autograder.report.model import Report
 from autograder.report.numbers import show
 from autograder.report.roster_section import roster_lines
-from autograder.report.trouble import KINDS, who
-from autograder.tasks import VARIANT_OPS
-from autograder.variants.forensics import flags
-from autograder.variants.model import Variant
+from autograder.report.summary_tally import BINS, SCHEMA, SummaryTally, build_summary, forensics, histogram
+from autograder.report.trouble import KINDS
 
-SCHEMA = 5
-BINS = 10
+__all__ = ["BINS", "SCHEMA", "SummaryTally", "build_summary", "forensics", "histogram", "number_rows", "render_markdown",
+           "write_histogram"]
 _WITH = {"timeout": "with a case that timed out", "error": "with a case that raised an error",
          "missing": "with a task not written yet"}
-
-
-def build_summary(reports: Sequence[Report], *, late: int | None = None, intake: Sequence[str] = (),
-                  roster=None) -> dict:
-    """roster: the class list (batch/class_list.py): its missing and unrostered students, named; the absent
-    students' variants are compared in forensics too."""
-    scores = [r.score for r in reports]
-    max_score = max((r.max_score for r in reports), default=0.0)
-    summary = {
-        "schema": SCHEMA,
-        "submissions": len(reports),
-        "graded": sum(r.error is None for r in reports),
-        "ungradable": sum(r.error is not None for r in reports),
-        "late": late,
-        "max_score": max_score,
-        "mean": _round(statistics.fmean(scores)) if scores else None,
-        "median": _round(statistics.median(scores)) if scores else None,
-        "min": min(scores, default=None),
-        "max": max(scores, default=None),
-        "submissions_with": _submissions_with(reports, ("timeout", "error", "missing")),
-        "tasks": [_task_stats(reports, task) for task in task_columns(reports)],
-        "histogram": histogram(scores, max_score),
-        "intake": list(intake),
-        "diagnoses": diagnoses(reports),
-        "sandbox": dict(sorted(Counter(r.sandbox for r in reports).items())),
-        "sandbox_notes": sorted({n for r in reports for n in r.sandbox_notes}),
-        "who": who(reports),
-    }
-    if any(r.variant is not None for r in reports):  # a class graded with [variants]
-        summary["forensics"] = forensics(reports, roster.absent_variants if roster is not None else ())
-    if roster is not None:
-        summary["roster"] = roster.summary()
-    return summary
-
-
-def forensics(reports: Sequence[Report], absent=()) -> dict:
-    """Which submissions compute another student's variant (an absent rostered student's too: `absent`, their
-    variants), instead of their own or beside it, with the evidence."""
-    found = flags(reports, [*_class_variants(reports), *absent] if absent else None)
-    return {"checked": sum(r.variant is not None and r.error is None for r in reports),
-            "flags": [{"student": f.student, "own": f.own, "sources": list(f.sources),
-                       "source_variant": f.source_variant, "evidence": f.evidence, "finding": f.finding,
-                       "says": f.says()} for f in found]}
-
-
-def _class_variants(reports: Sequence[Report]) -> list[Variant]:
-    """The graded reports' variants, each with its student (as forensics.flags takes them by default)."""
-    return [r.variant if r.variant.student else Variant(r.submission, r.variant.op, r.variant.constant)
-            for r in reports if r.variant is not None and r.variant.op]
-
-
-def diagnoses(reports: Sequence[Report]) -> list[dict]:
-    """Each (task, mistake) named in the class, with who made it: the most frequent first."""
-    found: dict[tuple[str, str], list[str]] = {}
-    for r in reports:
-        for t in r.tasks:
-            for d in t.diagnosis:
-                found.setdefault((t.id, d.id), []).append(r.submission)
-    rows = [{"task": task, "id": mistake, "count": len(who), "submissions": sorted(who),
-             "says": _says(task, len(who), RETEACH.get(mistake, mistake))}
-            for (task, mistake), who in found.items()]
-    return sorted(rows, key=lambda row: (-row["count"], row["task"], row["id"]))
-
-
-def _task_stats(reports: Sequence[Report], task_id: str) -> dict:
-    results = [t for r in reports for t in r.tasks if t.id == task_id]
-    passed = sum(bool(t.cases) and t.status == "passed" for t in results)
-    # a variant's extra operation: over the students who have it; every other task: over the class
-    of = len(results) if task_id in VARIANT_OPS else len(reports)
-    stats = {
-        "id": task_id,
-        "title": results[0].title,
-        "max_score": max(t.max_score for t in results),
-        "passed": passed,
-        "pass_rate": _round(passed / of),
-        "mean_score": _round(sum(t.score for t in results) / of),
-    }
-    if of != len(reports):
-        stats["of"] = of
-    return stats
-
-
-def _submissions_with(reports: Sequence[Report], statuses: Sequence[str]) -> dict[str, int]:
-    """status -> how many reports have a case with it (each report's statuses gathered once, in C)."""
-    seen = [set(chain.from_iterable(map(_STATUS, t.cases) for t in r.tasks)) for r in reports]
-    return {s: sum(s in statuses_of for statuses_of in seen) for s in statuses}
-
-
-_STATUS = attrgetter("status")
-
-
-def _says(task: str, n: int, phrase: str) -> str:
-    """'mul: 9 students overwrite grads ...', 'mul: 1 student overwrites grads ...'."""
-    if n == 1:
-        words = phrase.split(" ")
-        i = 1 if words[0] == "never" else 0
-        words[i] += "es" if words[i].endswith(("s", "sh", "ch", "x")) else "s"
-        phrase = " ".join(words)
-    return f"{task}: {n} student{'' if n == 1 else 's'} {phrase}"
-
-
-def histogram(scores: Sequence[float], max_score: float, bins: int = BINS) -> dict:
-    """Counts in `bins` equal bins over [0, max_score]; the last bin includes max_score."""
-    top = max([max_score, *scores]) or 1.0
-    edges = [_round(top * i / bins) for i in range(bins + 1)]
-    counts = [0] * bins
-    for s in scores:
-        counts[min(bins - 1, max(0, int(bins * s / top)))] += 1
-    return {"edges": edges, "counts": counts}
 
 
 def number_rows(summary: dict) -> list[tuple[str, object]]:
@@ -250,10 +131,6 @@ def render_markdown(summary: dict, *, histogram_file: str | None = "score_histog
 def write_histogram(summary: dict, path: Path) -> None:
     """Draw summary["histogram"] as a PNG file, written atomically."""
     write_bytes_atomic(path, histogram_png(summary))
-
-
-def _round(x: float) -> float:
-    return round(x, 4)
 
 
 def _fmt(x) -> str:

@@ -115,7 +115,7 @@ def test_does_a_shard_cut_off_part_way_resume_with_nothing_lost_or_graded_twice(
     mine = [e for e in entries if Shard(1, 2).owns(e.student)]
     victim = mine[len(mine) // 2].student
     flag = tmp_path / "flag"
-    cut = [replace(e, path=submission(tmp_path / "in2", e.student, log=log, do="sigint_once", flag=str(flag)))
+    cut = [replace(e, where=submission(tmp_path / "in2", e.student, log=log, do="sigint_once", flag=str(flag)))
            if e.student == victim else e for e in entries]
     out = tmp_path / "shard-1"
     with pytest.raises(BatchInterrupted):
