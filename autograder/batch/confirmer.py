@@ -5,14 +5,17 @@ case_timeout or import_timeout) is left as it is and the worker says so (worker.
 value). The pool then hands the submission to its confirmer: one more process of the same kind (warm, ended
 with the grading process), in confirm.CONFIRMING mode, that grades it again whole, in fresh children with the
 same sandbox, with no early stop and each case timed by the CPU it uses; that report is the submission's.
-Where the workers are fewer than the CPUs the grader may use, the confirmer runs beside them at normal
-priority, on a CPU of its own (runner/same_cpu.py gives it the least held): a one-worker batch on two cores
-confirms on the other one, and there the workers guess at a case's look, leaving one-time work to the
-confirmer (runner/confirm.one_time: the time they gave it was theirs, spent on every endless loop too). Where the workers fill the CPUs, it runs at SCHED_IDLE, and so do the children
-it starts: it takes only CPU the workers leave, and once every submission is graded and only confirmations
-are left, the pool raises it and its children to normal priority (`hurry`). Where the grader may not raise a
-priority again (no CAP_SYS_NICE), it runs at normal priority throughout. Its verdicts are the same at any
-priority: CPU time decides.
+The confirmer runs at SCHED_IDLE, and so do the children it starts: it takes only CPU the workers and the
+grading process leave, and once every submission is graded and only confirmations are left, the pool raises it
+and its children to normal priority (`hurry`). Where the workers are fewer than the CPUs the grader may use, it
+has a CPU of its own (runner/same_cpu.py gives it the least held): a one-worker batch on two cores confirms on
+the other one, and there the workers guess at a case's look, leaving one-time work to the confirmer
+(runner/confirm.one_time: the time they gave it was theirs, spent on every endless loop too). Even there it
+stays at idle priority until then: at normal priority it took from the grading process, which shares that CPU
+(storing rows, writing pages): a one-worker batch of 1,000 with 1% endless took +12.1% and +20.7% of the wall
+with the confirmer at normal priority, +8.3% and +13.7% at idle (benchmarks/endless_cost.py --count 1000
+--repeats 2, load 0.1-3). Where the grader may not raise a priority again (no CAP_SYS_NICE), it runs at normal
+priority throughout. Its verdicts are the same at any priority: CPU time decides.
 """
 from __future__ import annotations
 
@@ -24,12 +27,11 @@ from autograder.runner import confirm
 from autograder.runner.endless import threads
 
 
-def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None, low: bool = True) -> None:
-    """The confirmer's initializer: a worker's (worker.start_worker), confirming; at idle priority if `low`."""
+def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None) -> None:
+    """The confirmer's initializer: a worker's (worker.start_worker), confirming, at idle priority."""
     from autograder.batch.worker import start_worker
 
-    if low:
-        idle()
+    idle()
     start_worker(slots, taken, grade_one, rubric, parent)
     confirm.set_mode(confirm.CONFIRMING)
 
@@ -74,7 +76,7 @@ class Confirmer:
     def __init__(self, grade_one, fields: dict, workers: int):
         self.grade_one, self.fields = grade_one, fields
         usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-        self.low = workers >= usable  # the workers fill the CPUs: confirm at idle priority
+        self.spare = workers < usable  # a CPU the workers leave: they guess at a case's look (confirm.one_time)
         self.executor: ProcessPoolExecutor | None = None
         self.hurried = False
 
@@ -83,7 +85,7 @@ class Confirmer:
             context = multiprocessing.get_context("spawn")
             slots, taken = context.RawArray("q", 1), context.Value("i", 0)
             self.executor = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=start_confirmer,
-                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid(), self.low))
+                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid()))
         future = self.executor.submit(fn, *args)
         if self.hurried:
             self.hurry()

@@ -135,7 +135,7 @@ class _Pool:
 def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict, on_done: OnDone,
               confirming: _Confirming, meanwhile: Callable[[], None] | None = None) -> list[Job]:
     """Grade from `pending` until it is empty ([]) or the pool breaks (the jobs then started)."""
-    pool = _Pool(max(1, width), grade_one, fields, spare_cpu=not confirming.confirmer.low)
+    pool = _Pool(max(1, width), grade_one, fields, spare_cpu=confirming.confirmer.spare)
     running: dict[Future, tuple[Job, int]] = {}
     broken: list[tuple[Job, int]] = []
     seqs = itertools.count(1)
