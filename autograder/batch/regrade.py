@@ -104,13 +104,6 @@ def class_order(last: LastClass | None, run: Sequence[str], kept: Sequence[str])
     return ordered + [s for s in run if s not in set(ordered)]
 
 
-def kept_rows(store: Store, last: LastClass, kept: Sequence[str], *, brief: bool = False) -> dict[str, BatchRow]:
-    """Their rows as stored under their last keys (a student whose row is gone, or who was not graded, is not
-    among them: run.py makes an unrostered row again from LastClass.unrostered). brief: their reports' briefs."""
-    keys = {s: last.keys[s] for s in kept if s in last.keys}
-    return store.briefs(keys) if brief else store.get_many(keys)
-
-
 def _fields(key: GradeKey) -> tuple[str, str, str, str]:
     return key.content, key.kit_version, key.hidden_seed, key.rubric
 

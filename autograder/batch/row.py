@@ -6,9 +6,9 @@ holds each as read, ~1 KB a student; the first read parses it (once).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from autograder.batch.brief import brief_from_json, brief_of
+from autograder.batch.brief import brief_from_json
 from autograder.report.model import Report
 
 
@@ -32,10 +32,6 @@ class BatchRow:
     @property
     def ungradable(self) -> bool:
         return self.report.error is not None if self.failed is None else self.failed
-
-    def briefly(self) -> BatchRow:
-        """The row with its report's brief: what a class's rows hold once the student's own files are written."""
-        return self if self.brief else replace(self, report=brief_of(self.report), brief=True)
 
 
 class _Report:

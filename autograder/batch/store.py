@@ -116,17 +116,8 @@ class Store(OutputsTable):
         return BatchRow(student, report_from_dict(json.loads(report)),
                         None if late is None else bool(late), source, original, bool(final), _digest(report))
 
-    def get_many(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
-        """The stored row of each student under its key, for those that have one (one read each)."""
-        found = {}
-        for student, key in keys.items():
-            row = self.get(student, key)
-            if row is not None:
-                found[student] = row
-        return found
-
     def briefs(self, keys: Mapping[str, GradeKey]) -> dict[str, BatchRow]:
-        """get_many's rows with their reports' briefs (brief.py), read in one pass: the reports themselves are not
+        """The stored rows of those that have one under their key, with their reports' briefs (brief.py), read in one pass: the reports themselves are not
         read, but for a row stored by an earlier kit without a brief (made now, and kept)."""
         return {row.student: row for row in self.rows_of(keys.items()) if row is not None}
 
