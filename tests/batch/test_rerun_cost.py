@@ -29,6 +29,13 @@ def class_files(out: Path) -> dict[str, bytes]:
             if p.is_file() and not p.name.startswith(("gradebook.sqlite", ".autograder", "regrade-changes"))}
 
 
+def run_fresh(entries, tmp_path: Path) -> Path:
+    """The same class graded into a new folder: what every rerun's files must equal, byte for byte."""
+    fresh = tmp_path / "fresh"
+    run(entries, fresh)
+    return fresh
+
+
 def stamps(out: Path) -> dict[str, tuple[int, int]]:
     """Each file's (inode, mtime): a file written again (atomically: a new inode) shows here."""
     return {rel: ((st := os.stat(out / rel)).st_ino, st.st_mtime_ns) for rel in class_files(out)}
@@ -77,9 +84,7 @@ def test_does_a_rerun_whose_scores_keep_their_bins_leave_the_histogram_alone(kla
     assert after["score_histogram.png"] == before["score_histogram.png"]
     assert after["feedback/s003.html"] != before["feedback/s003.html"]  # the student's own page is new
     assert after["feedback/s004.html"] == before["feedback/s004.html"]  # nobody else's
-    fresh = tmp_path / "fresh"
-    run(klass, fresh)
-    assert class_files(out) == class_files(fresh)
+    assert class_files(out) == class_files(run_fresh(klass, tmp_path))
 
 
 def test_is_the_histogram_drawn_again_when_a_score_moves_to_another_bin(klass, tmp_path, drawn):
@@ -89,9 +94,7 @@ def test_is_the_histogram_drawn_again_when_a_score_moves_to_another_bin(klass, t
     replan(tmp_path, "s001", fail=["add", "mul", "tanh", "exp", "backward"])
     run(klass, out)
     assert drawn["draw"] == 2 and stamps(out)["score_histogram.png"] != before["score_histogram.png"]
-    fresh = tmp_path / "fresh"
-    run(klass, fresh)
-    assert class_files(out) == class_files(fresh)
+    assert class_files(out) == class_files(run_fresh(klass, tmp_path))
 
 
 def test_does_a_rerun_decide_what_to_grade_before_reading_any_brief(klass, tmp_path, monkeypatch):
@@ -121,9 +124,7 @@ def test_does_a_rerun_decide_what_to_grade_before_reading_any_brief(klass, tmp_p
     # the workers were handed their one job before a brief was read, and then only the reused rows' were read
     # (while the workers graded: unchanged.EarlyFiles); the class's files walk every row after
     assert seen[:2] == [("grade", ["s002"]), ("rows", len(klass) - 1)] and again.graded == 1
-    fresh = tmp_path / "fresh"
-    run(klass, fresh)
-    assert class_files(out) == class_files(fresh)
+    assert class_files(out) == class_files(run_fresh(klass, tmp_path))
 
 
 def test_does_a_new_gradebook_keep_each_rows_brief_before_its_report(tmp_path):
@@ -157,9 +158,7 @@ def test_are_the_reused_rows_files_checked_once_while_the_worker_starts(klass, t
     others = [s for s in NAMES if s != "s006"]
     # every other student's files once, before s006's are written (as it is stored, and checked at the end)
     assert checked == [*others, "s006", "s006"]
-    fresh = tmp_path / "fresh"
-    run(klass, fresh)
-    assert class_files(out) == class_files(fresh)
+    assert class_files(out) == class_files(run_fresh(klass, tmp_path))
 
 
 def test_is_a_reused_rows_file_overwritten_during_the_grading_still_written_again(klass, tmp_path):
@@ -170,6 +169,4 @@ def test_is_a_reused_rows_file_overwritten_during_the_grading_still_written_agai
     run(klass, out)
     assert b"FORGED" not in target.read_bytes()
     replan(tmp_path, "s002", overwrite={})
-    fresh = tmp_path / "fresh"
-    run(klass, fresh)
-    assert class_files(out) == class_files(fresh)
+    assert class_files(out) == class_files(run_fresh(klass, tmp_path))
