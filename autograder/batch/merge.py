@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from autograder.batch import painter
 from autograder.batch.class_list import ROSTER_KEY, Roster, class_list, not_on_roster, roster_id, unrostered_row
 from autograder.batch.entry import Entry
+from autograder.batch.class_rows import StoredRows
 from autograder.batch.keys import GradeKey
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.outputs import OutputFiles, Written
@@ -32,13 +34,15 @@ _SAME = (("assignment", "another assignment (other exercises or cases)"),
 
 @dataclass(frozen=True)
 class MergeResult(ClassRows):
-    rows: tuple[BatchRow, ...]
+    rows: Sequence[BatchRow]   # the class's, in its order (read from the merged store when walked)
     shards: int
     out_dir: Path
     written: Written
 
 
 def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -> MergeResult:
+    """The merged class's rows are read from its store when walked (class_rows.py): the merge holds the class's
+    order and keys, never its rows, briefs or reports (issue 32)."""
     shard_dirs = [Path(d) for d in shard_dirs]
     manifests = [_manifest(d) for d in shard_dirs]
     _check_split(shard_dirs, manifests)
@@ -51,20 +55,29 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
         raise BatchInputError(f"--out {out_dir} is a shard's folder: merge into a folder of its own")
     if out_dir.exists() and not out_dir.is_dir():
         raise BatchInputError(f"{out_dir} is a file; --out needs a folder")
+    made = _unrostered(manifests, roster, rubric)
+    unowned = [s for s in first.roster if s not in keys and s not in made]
+    if unowned:
+        raise BatchInputError(f"no shard graded {', '.join(unowned[:3])}: were the shards run on the same class?")
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
+        # the histogram's matplotlib imported by a painter process meanwhile (batch/painter.py), as a batch's is
+        painter.start(len(first.roster))
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
-            files = OutputFiles(out_dir, list(first.roster), store,
+            files = OutputFiles(out_dir, first.roster, store,
                                 full=lambda row: store.get(row.student, keys[row.student]))
             if roster is not None:
                 store.set_meta(ROSTER_KEY, roster.to_json())  # remembered, as one machine's folder does
-            stored = _rows(shard_dirs, manifests, keys, store, files, roster, rubric)
+            _copy(shard_dirs, manifests, keys, store, files)
+            stored = StoredRows(store, first.roster, keys.get, made=made)
             listed = class_list(roster, [(r.student, r.source) for r in stored], rubric) if roster else None
             written = files.finish(stored, first.intake, roster=listed)
             files.keep_record()
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
-    return MergeResult(tuple(stored), len(manifests), out_dir, written)
+    finally:
+        painter.stop()
+    return MergeResult(stored, len(manifests), out_dir, written)
 
 
 def _manifest(folder: Path) -> ShardManifest:
@@ -131,16 +144,21 @@ def _keys(manifest: ShardManifest, rubric: Rubric) -> dict[str, GradeKey]:
     return {s: GradeKey(content, manifest.kit_version, seed, manifest.rubric) for s, content in manifest.own.items()}
 
 
-def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey], store: Store,
-          files: OutputFiles, roster: Roster | None, rubric: Rubric) -> list[BatchRow]:
-    """Each shard's rows copied into the merge's store as they are, and its students' files taken as they are
-    where they are up to date (the rest are rendered by files.finish); the class's rows, with their briefs.
-    Those not graded for not being on the roster are made as one machine makes them."""
-    found: dict[str, BatchRow] = {}
-    for folder, m in zip(dirs, manifests):
+def _unrostered(manifests: list[ShardManifest], roster: Roster | None, rubric: Rubric) -> dict[str, BatchRow]:
+    """The rows of the submissions not graded for not being on the roster, made as one machine makes them."""
+    made: dict[str, BatchRow] = {}
+    for m in manifests:
         for s, (source, late, original) in m.unrostered.items():
-            found[s] = unrostered_row(Entry(s, Path(), source, late, original),
-                                      not_on_roster(s, roster_id(s, source), roster), rubric)
+            made[s] = unrostered_row(Entry(s, Path(), source, late, original),
+                                     not_on_roster(s, roster_id(s, source), roster), rubric)
+    return made
+
+
+def _copy(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey], store: Store,
+          files: OutputFiles) -> None:
+    """Each shard's rows copied into the merge's store as they are, and its students' files taken as they are
+    where they are up to date (the rest are rendered by files.finish), a row at a time: none is held."""
+    for folder, m in zip(dirs, manifests):
         try:
             with Store(folder / STORE_NAME) as shard:
                 lost = store.copy_rows(shard, {s: keys[s] for s in m.own})
@@ -148,14 +166,7 @@ def _rows(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, Grad
                     raise BatchInputError(f"shard {m.shard} ({folder}) has no grade for {len(lost)} of its students "
                                           f"({', '.join(sorted(lost)[:3])}{', …' if len(lost) > 3 else ''}): "
                                           "run its command again")
-                briefs = store.briefs({s: keys[s] for s in m.own})  # read once: the files, then the class's
-                for row in briefs.values():
+                for row in store.rows_of((s, keys[s]) for s in m.own):
                     files.adopt(row, folder, shard.output)
-                found.update(briefs)
         except StoreError as err:
             raise BatchInputError(str(err)) from None
-    roster = manifests[0].roster
-    unowned = [s for s in roster if s not in found]
-    if unowned:
-        raise BatchInputError(f"no shard graded {', '.join(unowned[:3])}: were the shards run on the same class?")
-    return [found[s] for s in roster]
