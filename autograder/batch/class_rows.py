@@ -51,6 +51,35 @@ class StoredRows(Sequence[BatchRow]):
         index = range(len(self))[index]  # an IndexError as a tuple's
         return next(row for i, row in enumerate(self) if i == index)
 
+    def flagged(self) -> tuple[BatchRow, ...]:
+        """The rows that could not be graded or are not final (a crash's, the next run retries them), in order: one
+        walk in which the store reads out only those (Store.flagged_of), no other row made or brief parsed."""
+        if not self.store.closed:
+            return tuple(self._flagged(self.store))
+        with Store(self.store.path) as store:
+            return tuple(self._flagged(store))
+
+    def _flagged(self, store: Store) -> Iterator[BatchRow]:
+        keyed = ((s, k) for s in self.students if s not in self.made and (k := self.key(s)) is not None)
+        found = store.flagged_of(keyed)
+        try:
+            ahead = next(found, None)
+            for student in self.students:
+                row = self.made.get(student)
+                if row is None:
+                    if self.key(student) is not None:
+                        if ahead is None or ahead[0] != student:
+                            continue  # stored, graded and final: not one of them
+                        row, ahead = ahead[1], next(found, None)
+                    if row is None:  # no key, or no row under it
+                        if self.lost is None:
+                            raise KeyError(f"{student}: no row in {store.path}")
+                        row = self.lost(student)
+                if row.ungradable or not row.final:
+                    yield row
+        finally:
+            found.close()
+
     def _walk(self, store: Store) -> Iterator[BatchRow]:
         keyed = ((s, k) for s in self.students if s not in self.made and (k := self.key(s)) is not None)
         stored = store.rows_of(keyed)

@@ -59,14 +59,19 @@ class ClassRows:
     """What a class's rows say about its grading, for a batch and a merge of shards alike."""
     rows: tuple[BatchRow, ...]
 
-    @cached_property  # one walk of the rows (read from the store: class_rows.py), however often asked
+    @cached_property  # one walk of the store, reading out only these rows (class_rows.py), however often asked
+    def _flagged(self) -> tuple[BatchRow, ...]:
+        rows = self.rows
+        return rows.flagged() if isinstance(rows, StoredRows) else tuple(r for r in rows if r.ungradable or not r.final)
+
+    @cached_property
     def ungradable(self) -> tuple[BatchRow, ...]:
-        return tuple(r for r in self.rows if r.ungradable)
+        return tuple(r for r in self._flagged if r.ungradable)
 
     @cached_property
     def retryable(self) -> tuple[BatchRow, ...]:
         """Rows whose grading crashed: the next run tries them again."""
-        return tuple(r for r in self.rows if not r.final)
+        return tuple(r for r in self._flagged if not r.final)
 
 
 @dataclass(frozen=True)

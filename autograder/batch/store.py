@@ -124,6 +124,19 @@ class Store(OutputsTable):
     def rows_of(self, wanted: Iterable[tuple[str, GradeKey]]) -> Iterator[BatchRow | None]:
         """The row of each (student, key), in the order given, with its brief's text (row.py), or None where the
         store has none: one pass joining a temporary table of the keys (on disk), so none is held here."""
+        joined = self._joined(wanted, "")
+        try:
+            for _, row in joined:
+                yield row
+        finally:
+            joined.close()  # its temporary table dropped now, whoever stops the walk
+
+    def flagged_of(self, wanted: Iterable[tuple[str, GradeKey]]) -> Iterator[tuple[str, BatchRow | None]]:
+        """(student, row) of each (student, key) whose row could not be graded or is not final, and (student, None)
+        of each the store has none for, in the order given: one pass as rows_of's, the others not read out."""
+        return self._joined(wanted, "WHERE g.brief IS NULL OR g.final = 0 OR instr(g.brief, '\"error\":null') = 0")
+
+    def _joined(self, wanted: Iterable[tuple[str, GradeKey]], where: str) -> Iterator[tuple[str, BatchRow | None]]:
         table = f"wanted_{next(_WALKS)}"
         with self._db:
             self._db.execute(f"CREATE TEMP TABLE {table} (pos INTEGER PRIMARY KEY, student TEXT NOT NULL, "
@@ -143,9 +156,9 @@ class Store(OutputsTable):
                 self._briefs_checked = True
             # a brief's one unescaped '"error":' is its own (brief_json: a task is a text of its own, its quotes escaped)
             cursor.execute(f"SELECT w.student, g.brief, g.digest, g.late, g.source, g.original, g.final, "
-                           f"instr(g.brief, '\"error\":null') = 0 {join} ORDER BY w.pos")
+                           f"instr(g.brief, '\"error\":null') = 0 {join} {where} ORDER BY w.pos")
             for student, brief, digest, late, source, original, final, failed in cursor:
-                yield None if brief is None else BatchRow(
+                yield student, None if brief is None else BatchRow(
                     student, brief, None if late is None else bool(late), source, original, bool(final), digest,
                     brief=True, failed=bool(failed))  # its text: read when needed
         finally:
