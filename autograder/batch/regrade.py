@@ -69,9 +69,13 @@ class LastClass:
         return LastClass(tuple(students), keys, data["rubric"], sources, unrostered)
 
     @staticmethod
-    def write(store: Store, rows: Iterable[BatchRow], key: Callable[[str], GradeKey | None], rubric: Rubric) -> None:
+    def write(store: Store, rows: Iterable[BatchRow], key: Callable[[str], GradeKey | None], rubric: Rubric,
+              last: LastClass | None = None) -> None:
         """rows: the class's; those without a key were not graded (not on the roster). Written a row at a time
-        (Store.set_last_class): the class is never one text in memory."""
+        (Store.set_last_class): the class is never one text in memory. last: the last class as this run read it:
+        when it is what would be written (a rerun with nothing new), nothing is (last.same_as)."""
+        if last is not None and last.same_as(store, rows, key, rubric):
+            return
         def lines():
             for r in rows:
                 k = key(r.student)
@@ -79,6 +83,26 @@ class LastClass:
                        None if k is not None else json.dumps({"late": r.late, "original": r.original, "source": r.source}))
         store.set_last_class(lines(), (META_KEY, json.dumps({"rows": ROWS, "rubric": rubric_settings(rubric)},
                                                             sort_keys=True)))
+
+
+    def same_as(self, store: Store, rows, key: Callable[[str], GradeKey | None], rubric: Rubric) -> bool:
+        """Would write() write this last class again? Told from the class's order and keys, its rows made in memory
+        and one query of the store (the keyed rows' sources), without walking the rows: rows is a StoredRows."""
+        students, made = getattr(rows, "students", None), getattr(rows, "made", None)
+        if students is None or made is None or tuple(students) != self.students:
+            return False
+        if store.meta(META_KEY) != json.dumps({"rows": ROWS, "rubric": rubric_settings(rubric)}, sort_keys=True):
+            return False  # another rubric, or the last class kept as one text (an earlier kit's)
+        for student in students:
+            k = key(student)
+            if k is None:
+                r = made.get(student)
+                if r is None or self.unrostered.get(student) != {"late": r.late, "original": r.original, "source": r.source} \
+                        or self.sources.get(student) != r.source or student in self.keys:
+                    return False
+            elif self.keys.get(student) != k or student in self.unrostered:
+                return False
+        return store.last_class_sources_current()
 
 
 def kept_students(last: LastClass | None, run: Sequence[str], on_roster=None) -> list[str]:

@@ -138,7 +138,7 @@ def grade_batch(
             written = files.finish(rows, tuple(intake), roster=listed, done=early.done)
             files.keep_record()
             changed = say_changes(out_dir, store, last, graded_rows, keys, rubric, before, graded)
-            LastClass.write(store, rows, rows.key, rubric)
+            LastClass.write(store, rows, rows.key, rubric, last)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     finally:

@@ -272,6 +272,14 @@ class Store(OutputsTable):
         return self._db.execute("SELECT student, source, content, kit_version, hidden_seed, rubric, unrostered "
                                 "FROM last_class ORDER BY pos")
 
+    def last_class_sources_current(self) -> bool:
+        """Has every keyed row of the last class a row in the store under its key, with the source it was kept with?"""
+        self._db.execute(_LAST)
+        return self._db.execute(
+            "SELECT 1 FROM last_class l LEFT JOIN grades g ON g.student = l.student AND g.content = l.content AND "
+            "g.kit_version = l.kit_version AND g.hidden_seed = l.hidden_seed AND g.rubric = l.rubric "
+            "WHERE l.content IS NOT NULL AND (g.source IS NULL OR g.source != l.source) LIMIT 1").fetchone() is None
+
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM grades").fetchone()[0]
 
