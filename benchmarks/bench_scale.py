@@ -1,6 +1,6 @@
 """How `autograder grade` scales with the class: memory, reruns and merge (issue 32, items 1 and 2).
 
-    .venv/bin/python benchmarks/bench_scale.py [--counts 200,5000] [--big] [--merge-count 200] [--replay] [--json PATH]
+    .venv/bin/python benchmarks/bench_scale.py [--counts 200,5000] [--big] [--merge-count 200,2000] [--replay] [--json PATH]
 
 For each class size (200 and 5,000; --big adds 20,000: the machine is shared, so only on request) it makes
 cheap submissions (one .py file each: the solution or one of a few bugs of tests/corpus/variants.py, each
@@ -13,7 +13,10 @@ with a comment naming its student, so every submission's key differs) and runs r
   3. one student's file replaced by another engine (their score changes, so the gradebook and summaries are
      made again), the command again: wall (goal under 1.5 s at 5,000);
 Each run's CPU (the grading process, its workers and their children) is reported beside its wall time: on a
-shared machine the wall time includes waiting for a core. And, for a class of --merge-count, the two shards (--shard 1/2, 2/2) graded and `autograder merge` timed.
+shared machine the wall time includes waiting for a core. And, for each class of --merge-count (200 and 2,000), the
+two shards (--shard 1/2, 2/2) graded and `autograder merge` measured: wall, CPU, and the merge process's peak
+memory (ru_maxrss of that process alone; its painter, which imports matplotlib for the histogram, is a child), with
+the ratio of the peaks (issue 32: nothing a class's size multiplies held).
 
 Goals (issue 32): peak memory at 20,000 at most 1.5x that at 200; reruns as above.
 The goldens are computed beforehand into a private AUTOGRADER_CACHE, so no timed run computes them.
@@ -117,17 +120,19 @@ def one_class(root: Path, count: int, env: dict, replay: Path | None = None) -> 
 
 
 def merge(root: Path, count: int, env: dict, replay: Path | None = None) -> dict:
+    """The two shards of a class of `count` graded, then `autograder merge` measured: its wall, CPU (with the
+    painter's, which imports matplotlib to draw the histogram) and the merge process's own peak memory."""
     subs = root / f"merge{count}"
     make_class(subs, count)
-    for i in (1, 2):
-        shard = root / f"shard{i}"
+    shards = [root / f"merge{count}-shard{i}" for i in (1, 2)]
+    for i, shard in enumerate(shards, 1):
         grade(grade_args(subs, shard, "--shard", f"{i}/2") if replay is None else
               [str(subs), str(shard), "--shard", f"{i}/2"], env, replay=replay)
     cpu: list = []
-    wall, rss = grade(["merge", str(root / "shard1"), str(root / "shard2"), "--out", str(root / "merged"),
+    wall, rss = grade(["merge", *map(str, shards), "--out", str(root / f"merged{count}"),
                        "--config", str(RUBRIC_FILE)], env, cpu)
     return {"count": count, "merge_wall": round(wall, 2), "merge_cpu": cpu[0], "merge_peak_rss_mib": rss,
-            "load": load()}
+            "matplotlib_in_merge_process": cpu[1], "load": load()}
 
 
 def load() -> str:
@@ -139,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--counts", default="200,5000", help="class sizes, comma-separated (default 200,5000)")
     parser.add_argument("--big", action="store_true", help="also a class of 20,000 (long: the machine is shared)")
-    parser.add_argument("--merge-count", type=int, default=200, help="the class the merge of 2 shards is timed on "
-                        "(0: none; default 200)")
+    parser.add_argument("--merge-count", default="200,2000", help="the classes (comma-separated) the merge of "
+                        "2 shards is measured on, the ratio of its peak memory printed (0: none; default 200,2000)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the numbers here")
     parser.add_argument("--replay", action="store_true", help="the first grading of each class (and the shards) "
                         "with workers that replay the class's engines' reports, graded once for real: the grading "
@@ -148,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(scale_replay.py); the reruns grade for real")
     args = parser.parse_args(argv)
     counts = [int(c) for c in args.counts.split(",") if c] + ([20000] if args.big else [])
-    results: dict = {"classes": [], "merge": None}
+    results: dict = {"classes": [], "merge": []}
+    merges = [int(c) for c in args.merge_count.split(",") if int(c)]
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         root = Path(tmp)
         # the kit imported from its bytecode, as installed (pip compiles it; the untimed run below writes it here)
@@ -170,11 +176,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['rerun_nothing_new']:.2f} s "
                   f"({row['rerun_nothing_new_cpu']:.2f} s CPU); one changed {row['rerun_one_changed']:.2f} s "
                   f"({row['rerun_one_changed_cpu']:.2f} s CPU)  (load {row['load']})", flush=True)
-        if args.merge_count:
-            results["merge"] = merge(root, args.merge_count, env, replay)
-            m = results["merge"]
-            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s ({m['merge_cpu']:.2f} s CPU), peak {m['merge_peak_rss_mib']} MiB "
-                  f"(load {m['load']})")
+        for count in merges:
+            m = merge(root, count, env, replay)
+            results["merge"].append(m)
+            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s ({m['merge_cpu']:.2f} s CPU, the painter's "
+                  f"with it), merge process peak {m['merge_peak_rss_mib']} MiB"
+                  f"{DREW if m['matplotlib_in_merge_process'] else ''} (load {m['load']})", flush=True)
+        if len(merges) > 1:
+            low, high = results["merge"][0], results["merge"][-1]
+            print(f"merge peak memory at {high['count']}: {high['merge_peak_rss_mib'] / low['merge_peak_rss_mib']:.2f}x "
+                  f"that at {low['count']}")
     rows = {r["count"]: r for r in results["classes"]}
     if 200 in rows and max(rows) > 200:
         top = rows[max(rows)]

@@ -51,6 +51,10 @@ class StoredRows(Sequence[BatchRow]):
         index = range(len(self))[index]  # an IndexError as a tuple's
         return next(row for i, row in enumerate(self) if i == index)
 
+    def only(self, students: Sequence[str]) -> StoredRows:
+        """These rows only (some of the class's, in the order given), read as the class's are."""
+        return StoredRows(self.store, students, self.key, made=self.made, lost=self.lost)
+
     def flagged(self) -> tuple[BatchRow, ...]:
         """The rows that could not be graded or are not final (a crash's, the next run retries them), in order: one
         walk in which the store reads out only those (Store.flagged_of), no other row made or brief parsed."""

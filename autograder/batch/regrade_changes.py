@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Container, Iterable, Mapping, Sequence
 
 from autograder.batch.brief import brief_of
+from autograder.batch.class_rows import StoredRows
 from autograder.batch.keys import GradeKey
 from autograder.batch.regrade import LastClass, rubric_settings
 from autograder.batch.store import BatchRow, Store
@@ -187,7 +188,12 @@ def say_changes(out_dir: Path, store: Store, last: LastClass | None, rows: Seque
     before: the students whose rows a --regrade replaced (Store.keep_previous kept them aside)."""
     if last is None or not graded:
         return None
-    again = [r for r in rows if r.student in last.keys and (r.student in before or keys.get(r.student) != last.keys[r.student])]
+    def graded_again(student: str) -> bool:
+        return student in last.keys and (student in before or keys.get(student) != last.keys[student])
+
+    # from the keys: only those rows are read (class_rows.py), not the class's
+    again = list(rows.only([s for s in rows.students if graded_again(s)])) if isinstance(rows, StoredRows) \
+        else [r for r in rows if graded_again(r.student)]
     if not again:
         return None
     # the rows hold briefs: each student's full reports are read from the store one at a time

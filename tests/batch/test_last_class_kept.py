@@ -66,3 +66,36 @@ def test_is_it_written_again_when_a_source_a_key_the_order_or_the_rubric_differs
     assert len(writes) == 4
     run(list(reversed(klass)), out, Rubric(hidden_seed=42, rel_tol=1e-3))
     assert len(writes) == 5 and json.dumps(last_class(out).rubric["rel_tol"]) == "0.001"
+
+
+def test_does_a_rerun_after_one_new_submission_read_only_that_row_for_what_the_regrade_changed(klass, tmp_path,
+                                                                                                 monkeypatch):
+    """regrade-changes.csv names whose score moved: the students graded again are told from the keys, and only their
+    rows read (a rerun of 20,000 walked the whole class for one)."""
+    from autograder.batch import regrade_changes
+
+    out = tmp_path / "out"
+    run(klass, out)
+    (tmp_path / "in" / "s002" / "plan.json").write_text(json.dumps({"do": "ok", "fail": ["mul"], "log": None}))
+    (tmp_path / "in" / "s002" / "micrograd" / "engine.py").write_text("# s002, again\n")
+    walked = []
+    real = regrade_changes.changes
+
+    def changes(old_rows, new_rows, *rest):
+        new_rows = list(new_rows)
+        walked.append([r.student for r in new_rows])
+        return real(old_rows, new_rows, *rest)
+
+    monkeypatch.setattr(regrade_changes, "changes", changes)
+    joined, real_joined = [], Store._joined
+
+    def spy(self, wanted, where):
+        wanted = list(wanted)
+        joined.append(len(wanted))
+        return real_joined(self, wanted, where)
+
+    monkeypatch.setattr(Store, "_joined", spy)
+    monkeypatch.setattr(regrade_changes, "write_changes", lambda *a: joined.append("written"))
+    result = run(klass, out)
+    assert result.changed == 1 and walked == [["s002"]]
+    assert joined[joined.index("written") - 1] == 1  # the walk before it: that one row's
