@@ -11,7 +11,8 @@ crashed (an exception, a dead worker): the next run retries those.
 A second table, `outputs`, remembers each output file the batch wrote (outputs.py):
 a digest of what it was made from and the file's stat after writing, so a resumed run
 rewrites only what changed or what someone else touched. A third, `meta`, remembers what a later run
-into the folder needs: the roster, and the last class (its students and their grades' keys, the rubric).
+into the folder needs: the roster, and the last class (its students and their grades' keys, the rubric), whose
+rows are in a table of their own (store_last_class.py).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from typing import Iterable, Iterator, Mapping
 from autograder.batch.brief import BRIEF_START, brief_json
 from autograder.batch.report_json import report_from_dict
 from autograder.batch.row import BatchRow
+from autograder.batch.store_last_class import LastClassTable
 from autograder.batch.store_outputs import OutputsTable
 from autograder.batch.keys import GradeKey
 from autograder.errors import UserError
@@ -51,10 +53,6 @@ _META = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 _WALKS = itertools.count()  # names of the temporary tables rows_of walks
-_LAST = """
-CREATE TABLE IF NOT EXISTS last_class (pos INTEGER PRIMARY KEY, student TEXT NOT NULL, source TEXT NOT NULL,
-    content TEXT, kit_version TEXT, hidden_seed TEXT, rubric TEXT, unrostered TEXT)
-"""
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
 
 
@@ -62,7 +60,7 @@ class StoreError(UserError):
     """A gradebook file that can't be used: one line saying what to do."""
 
 
-class Store(OutputsTable):
+class Store(OutputsTable, LastClassTable):
     def __init__(self, path: Path):
         self.path = Path(path)
         try:
@@ -195,18 +193,29 @@ class Store(OutputsTable):
         return replace(row, digest=digest)
 
     def copy_rows(self, source: Store, keys: Mapping[str, GradeKey]) -> list[str]:
-        """Copy each student's row under its key from another store (a shard's) as it is there, its report not
-        read; returns the students it has no row for."""
-        wanted = {student: _fields(key) for student, key in keys.items()}
-        copied = set()
+        """Copy each student's row under its key from another store (a shard's) as it is there, inside SQLite (no row
+        comes into Python); returns the students it has no row for."""
         columns = "student, content, kit_version, hidden_seed, rubric, final, late, source, original, report, brief, digest"
         self._briefs_checked = False  # rows as another store holds them
-        with self._db:
-            for row in source._db.execute(f"SELECT {columns} FROM grades"):
-                if wanted.get(row[0]) == tuple(row[1:5]):
-                    self._db.execute(f"INSERT OR REPLACE INTO grades ({columns}) VALUES ({', '.join('?' * 12)})", row)
-                    copied.add(row[0])
-        return [s for s in keys if s not in copied]
+        self._db.execute("CREATE TEMP TABLE IF NOT EXISTS copied (student TEXT PRIMARY KEY, content TEXT, "
+                         "kit_version TEXT, hidden_seed TEXT, rubric TEXT)")
+        self._db.execute("ATTACH DATABASE ? AS shard", (str(source.path),))
+        try:
+            with self._db:
+                self._db.execute("DELETE FROM copied")
+                self._db.executemany("INSERT INTO copied VALUES (?, ?, ?, ?, ?)",
+                                     ((student, *_fields(key)) for student, key in keys.items()))
+                self._db.execute(f"INSERT OR REPLACE INTO main.grades ({columns}) SELECT "
+                                 f"{', '.join('g.' + c.strip() for c in columns.split(','))} FROM copied w JOIN "
+                                 "shard.grades g ON g.student = w.student AND g.content = w.content AND "
+                                 "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
+            lost = {s for (s,) in self._db.execute(
+                "SELECT w.student FROM copied w WHERE NOT EXISTS (SELECT 1 FROM shard.grades g WHERE g.student = w.student "
+                "AND g.content = w.content AND g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND "
+                "g.rubric = w.rubric)")}
+        finally:
+            self._db.execute("DETACH DATABASE shard")
+        return [s for s in keys if s in lost]
 
     def keep_previous(self, keys: Mapping[str, GradeKey]) -> set[str]:
         """Before a --regrade replaces them: these students' rows as they are now, kept aside (a temporary table,
@@ -249,36 +258,6 @@ class Store(OutputsTable):
     def set_meta(self, key: str, value: str) -> None:
         with self._db:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-    def set_last_class(self, rows: Iterable[tuple], meta: tuple[str, str]) -> None:
-        """The last class's rows (student, source, the key's four fields or None, unrostered or None), in order,
-        written a chunk at a time to a table of their own, which then replaces the last one at once with the meta
-        entry (key, value) that describes it: regrade.LastClass."""
-        self._db.execute("DROP TABLE IF EXISTS last_class_new")
-        self._db.execute(_LAST.replace("last_class", "last_class_new"))
-        rows = iter(rows)
-        while chunk := list(itertools.islice(rows, 512)):
-            with self._db:
-                self._db.executemany("INSERT INTO last_class_new (student, source, content, kit_version, hidden_seed, "
-                                     "rubric, unrostered) VALUES (?, ?, ?, ?, ?, ?, ?)", chunk)
-        with self._db:
-            self._db.execute("DROP TABLE IF EXISTS last_class")
-            self._db.execute("ALTER TABLE last_class_new RENAME TO last_class")
-            self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta)
-
-    def last_class(self) -> Iterator[tuple]:
-        """set_last_class's rows, in their order."""
-        self._db.execute(_LAST)
-        return self._db.execute("SELECT student, source, content, kit_version, hidden_seed, rubric, unrostered "
-                                "FROM last_class ORDER BY pos")
-
-    def last_class_sources_current(self) -> bool:
-        """Has every keyed row of the last class a row in the store under its key, with the source it was kept with?"""
-        self._db.execute(_LAST)
-        return self._db.execute(
-            "SELECT 1 FROM last_class l LEFT JOIN grades g ON g.student = l.student AND g.content = l.content AND "
-            "g.kit_version = l.kit_version AND g.hidden_seed = l.hidden_seed AND g.rubric = l.rubric "
-            "WHERE l.content IS NOT NULL AND (g.source IS NULL OR g.source != l.source) LIMIT 1").fetchone() is None
 
     def count(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM grades").fetchone()[0]

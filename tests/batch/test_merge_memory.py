@@ -10,14 +10,17 @@ parsed report or a rendered page. The figures for the whole merge process are be
 from __future__ import annotations
 
 import gc
+import sqlite3
 import tracemalloc
 from pathlib import Path
+
+import pytest
 
 from autograder.batch.keys import GradeKey
 from autograder.batch.merge import merge_shards
 from autograder.batch.outputs import OutputFiles
 from autograder.batch.row import BatchRow
-from autograder.batch.run import STORE_NAME
+from autograder.batch.run import STORE_NAME, BatchInputError
 from autograder.batch.shard import Shard
 from autograder.batch.shard_manifest import ShardManifest, describe, write_manifest
 from autograder.batch.store import Store
@@ -88,3 +91,14 @@ def test_are_the_merged_rows_read_from_the_merged_store_in_the_class_order(tmp_p
     assert [r.student for r in result.rows if r.report.score < r.report.max_score] == \
         [f"s{i:05d}" for i in range(0, 30, 3)]
     assert (out / "gradebook.csv").read_text().count("\n") == 31
+
+
+def test_does_the_merge_refuse_a_shard_whose_store_lost_a_grade_in_one_line(tmp_path):
+    folders = shard_folders(tmp_path, 12)
+    db = sqlite3.connect(folders[1] / STORE_NAME)
+    gone = sorted(s for (s,) in db.execute("SELECT student FROM grades"))[:2]
+    db.executemany("DELETE FROM grades WHERE student = ?", [(s,) for s in gone])
+    db.commit()
+    db.close()
+    with pytest.raises(BatchInputError, match=rf"shard 2/2 \(.*\) has no grade for 2 of its students \({gone[0]}, {gone[1]}\)"):
+        merge_shards(folders, tmp_path / "merged", rubric=RUBRIC)
