@@ -199,6 +199,7 @@ class Store(OutputsTable, LastClassTable):
         self._briefs_checked = False  # rows as another store holds them
         self._db.execute("CREATE TEMP TABLE IF NOT EXISTS copied (student TEXT PRIMARY KEY, content TEXT, "
                          "kit_version TEXT, hidden_seed TEXT, rubric TEXT)")
+        self._db.commit()  # what is pending (the record of files written) first: DETACH needs no transaction open
         self._db.execute("ATTACH DATABASE ? AS shard", (str(source.path),))
         try:
             with self._db:
