@@ -21,6 +21,7 @@ from autograder.batch.keys import GradeKey
 from autograder.batch.lock import OutputBusy, hold_output
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.run import STORE_NAME, BatchInputError, ClassRows
+from autograder.batch.shard import shard_of
 from autograder.batch.shard_manifest import MANIFEST, ShardManifest, describe, read_manifest
 from autograder.batch.store import BatchRow, Store, StoreError
 from autograder.config import Rubric
@@ -49,35 +50,37 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
     _check_same(shard_dirs, manifests, describe(rubric))
     roster = _check_roster(shard_dirs, manifests)
     keys = {s: k for m in manifests for s, k in _keys(m, rubric).items()}
-    first = manifests[0]
+    made = _unrostered(manifests, roster, rubric)
+    # what the merge needs of the manifests, each of which lists the whole class again: the rest is let go
+    order, intake, shards = manifests[0].roster, manifests[0].intake, [(m.shard, m.index, m.count) for m in manifests]
+    del manifests
     out_dir = Path(out_dir)
     if out_dir.resolve() in {d.resolve() for d in shard_dirs} or (out_dir / MANIFEST).exists():
         raise BatchInputError(f"--out {out_dir} is a shard's folder: merge into a folder of its own")
     if out_dir.exists() and not out_dir.is_dir():
         raise BatchInputError(f"{out_dir} is a file; --out needs a folder")
-    made = _unrostered(manifests, roster, rubric)
-    unowned = [s for s in first.roster if s not in keys and s not in made]
+    unowned = [s for s in order if s not in keys and s not in made]
     if unowned:
         raise BatchInputError(f"no shard graded {', '.join(unowned[:3])}: were the shards run on the same class?")
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         # the histogram's matplotlib imported by a painter process meanwhile (batch/painter.py), as a batch's is
-        painter.start(len(first.roster))
+        painter.start(len(order))
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
-            files = OutputFiles(out_dir, first.roster, store,
+            files = OutputFiles(out_dir, order, store,
                                 full=lambda row: store.get(row.student, keys[row.student]))
             if roster is not None:
                 store.set_meta(ROSTER_KEY, roster.to_json())  # remembered, as one machine's folder does
-            _copy(shard_dirs, manifests, keys, store, files)
-            stored = StoredRows(store, first.roster, keys.get, made=made)
+            _copy(shard_dirs, shards, order, keys, store, files)
+            stored = StoredRows(store, order, keys.get, made=made)
             listed = class_list(roster, [(r.student, r.source) for r in stored], rubric) if roster else None
-            written = files.finish(stored, first.intake, roster=listed)
+            written = files.finish(stored, intake, roster=listed)
             files.keep_record()
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
     finally:
         painter.stop()
-    return MergeResult(stored, len(manifests), out_dir, written)
+    return MergeResult(stored, len(shards), out_dir, written)
 
 
 def _manifest(folder: Path) -> ShardManifest:
@@ -154,19 +157,22 @@ def _unrostered(manifests: list[ShardManifest], roster: Roster | None, rubric: R
     return made
 
 
-def _copy(dirs: list[Path], manifests: list[ShardManifest], keys: dict[str, GradeKey], store: Store,
-          files: OutputFiles) -> None:
+def _copy(dirs: list[Path], shards: list[tuple[str, int, int]], students: Sequence[str], keys: dict[str, GradeKey],
+          store: Store, files: OutputFiles) -> None:
     """Each shard's rows copied into the merge's store as they are, and its students' files taken as they are
-    where they are up to date (the rest are rendered by files.finish), a row at a time: none is held."""
-    for folder, m in zip(dirs, manifests):
+    where they are up to date (the rest are rendered by files.finish), a row at a time: none is held.
+    shards: each one's (I/N, I, N); its students are the class's it owns (shard.py) that were graded (keyed)."""
+    for folder, (name, index, count) in zip(dirs, shards):
+        def owned():
+            return ((s, keys[s]) for s in students if s in keys and shard_of(s, count) == index)
         try:
             with Store(folder / STORE_NAME) as shard:
-                lost = store.copy_rows(shard, {s: keys[s] for s in m.own})
+                lost = store.copy_rows(shard, owned())
                 if lost:
-                    raise BatchInputError(f"shard {m.shard} ({folder}) has no grade for {len(lost)} of its students "
+                    raise BatchInputError(f"shard {name} ({folder}) has no grade for {len(lost)} of its students "
                                           f"({', '.join(sorted(lost)[:3])}{', …' if len(lost) > 3 else ''}): "
                                           "run its command again")
-                for row in store.rows_of((s, keys[s]) for s in m.own):
+                for row in store.rows_of(owned()):
                     files.adopt(row, folder, shard.output)
         except StoreError as err:
             raise BatchInputError(str(err)) from None

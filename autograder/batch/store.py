@@ -192,9 +192,9 @@ class Store(OutputsTable, LastClassTable):
             )
         return replace(row, digest=digest)
 
-    def copy_rows(self, source: Store, keys: Mapping[str, GradeKey]) -> list[str]:
-        """Copy each student's row under its key from another store (a shard's) as it is there, inside SQLite (no row
-        comes into Python); returns the students it has no row for."""
+    def copy_rows(self, source: Store, wanted: Iterable[tuple[str, GradeKey]]) -> list[str]:
+        """Copy each (student, key)'s row from another store (a shard's) as it is there, inside SQLite (no row comes
+        into Python); returns the students it has no row for, in the order given."""
         columns = "student, content, kit_version, hidden_seed, rubric, final, late, source, original, report, brief, digest"
         self._briefs_checked = False  # rows as another store holds them
         self._db.execute("CREATE TEMP TABLE IF NOT EXISTS copied (student TEXT PRIMARY KEY, content TEXT, "
@@ -205,18 +205,17 @@ class Store(OutputsTable, LastClassTable):
             with self._db:
                 self._db.execute("DELETE FROM copied")
                 self._db.executemany("INSERT INTO copied VALUES (?, ?, ?, ?, ?)",
-                                     ((student, *_fields(key)) for student, key in keys.items()))
+                                     ((student, *_fields(key)) for student, key in wanted))
                 self._db.execute(f"INSERT OR REPLACE INTO main.grades ({columns}) SELECT "
                                  f"{', '.join('g.' + c.strip() for c in columns.split(','))} FROM copied w JOIN "
                                  "shard.grades g ON g.student = w.student AND g.content = w.content AND "
                                  "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
-            lost = {s for (s,) in self._db.execute(
+            return [s for (s,) in self._db.execute(
                 "SELECT w.student FROM copied w WHERE NOT EXISTS (SELECT 1 FROM shard.grades g WHERE g.student = w.student "
                 "AND g.content = w.content AND g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND "
-                "g.rubric = w.rubric)")}
+                "g.rubric = w.rubric) ORDER BY w.rowid")]
         finally:
             self._db.execute("DETACH DATABASE shard")
-        return [s for s in keys if s in lost]
 
     def keep_previous(self, keys: Mapping[str, GradeKey]) -> set[str]:
         """Before a --regrade replaces them: these students' rows as they are now, kept aside (a temporary table,

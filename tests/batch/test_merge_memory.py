@@ -29,9 +29,9 @@ from batch_fakes import fake_report
 
 RUBRIC = Rubric(hidden_seed=42)
 SMALL, LARGE = 40, 400
-# what the merge knows of a student (~480 B measured: the id in the two manifests' class lists, the shard's content
-# digest, its grade's key, a score in the summary); the merge that held every row with its brief (and the report
-# parsed from it) allocated ~1,400 B a student of these fake reports' briefs (a real report's brief is larger)
+# what the merge knows of a student (~370 B measured: the id in the class's order, its grade's key with the content
+# digest, a score in the summary); the merge that held every row with its brief (and the report parsed from it),
+# and each manifest's class list, allocated ~1,400 B a student of these fake reports (a real report's brief is larger)
 PER_STUDENT = 800
 
 
