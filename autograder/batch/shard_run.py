@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
+from autograder.batch.class_rows import StoredRows
 from autograder.batch.class_list import Roster, remembered_roster, unrostered_entries, unrostered_row
 from autograder.batch.entry import Entry
 from autograder.batch.executors import LOCAL, Executor
@@ -34,7 +35,7 @@ from autograder.config import Rubric
 @dataclass(frozen=True)
 class ShardResult:
     shard: Shard
-    rows: tuple[BatchRow, ...]   # this shard's students, in the class's order
+    rows: Sequence[BatchRow]     # this shard's students, in the class's order (read from its store when walked)
     graded: int
     class_size: int
     out_dir: Path
@@ -71,11 +72,12 @@ def grade_shard(entries: Sequence[Entry], out_dir: Path, *, shard: Shard, rubric
                                       on_row=files.write_student, keys_out=keys, paint=False)
             for row in rows:  # those stored by an earlier run, checked (and written if missing or touched)
                 files.write_student(row)
-            by_student = {r.student: r for r in rows}
-            for e in mine:  # not on the roster: not graded, and their rows say why (merge makes them again)
-                if (why := unrostered.get(e.student)) is not None:
-                    files.write_student(by_student.setdefault(e.student, unrostered_row(e, why, rubric)))
-            rows = tuple(by_student[e.student] for e in mine)
+            # not on the roster: not graded, and their rows say why (merge makes them again)
+            made = {e.student: unrostered_row(e, why, rubric) for e in mine if (why := unrostered.get(e.student))}
+            for row in made.values():
+                files.write_student(row)
+            # the shard's rows, read from its store when walked (class_rows.py): none held
+            rows = StoredRows(store, [e.student for e in mine], keys.get, made=made, lost=rows.lost)
             files.keep_record()
             write_manifest(out_dir, replace(manifest, finished=True))
     except OutputBusy as busy:

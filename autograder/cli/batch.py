@@ -87,7 +87,7 @@ def run_batch_command(paths: Sequence[Path], out: Path, workers: int | None, reg
 
 
 def _shard_done(console: Console, result: ShardResult) -> int:
-    bad = [r for r in result.rows if r.report.error is not None]
+    bad = [r for r in result.rows if r.ungradable]  # told by the store, no brief parsed
     console.print(f"shard {result.shard}: {len(result.rows)} of {result.class_size} submission(s) "
                   f"({result.graded} graded now); {len(bad)} could not be graded.", soft_wrap=True)
     console.print(f"When every shard is done: autograder merge SHARD_OUT... --out DIR "
