@@ -22,6 +22,11 @@ def _homes(tmp: Path) -> list[str]:
     return sorted(name for name in os.listdir(tmp) if name.startswith("backprop-child-"))
 
 
+def _copies(tmp: Path) -> list[str]:
+    """The kit's folders holding a copy of a student's files: a child's home, or a zygote's staging folder."""
+    return sorted(name for name in os.listdir(tmp) if name.startswith(("backprop-child-", "backprop-staging-")))
+
+
 def test_is_a_home_left_by_a_killed_grader_swept_by_the_next_folder_made(tmp_path, monkeypatch):
     code = ("import os; from autograder.runner.sandbox import child_home; home = child_home(); "
             "open(os.path.join(home, 'engine.py'), 'w').write('# a student'); print(home, flush=True); "
@@ -61,13 +66,13 @@ def test_does_a_check_killed_outright_leave_nothing_after_the_next_check(tmp_pat
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         end = time.monotonic() + 60
-        while not _homes(tmp) and time.monotonic() < end and proc.poll() is None:
+        while not _copies(tmp) and time.monotonic() < end and proc.poll() is None:
             time.sleep(0.05)
-        assert _homes(tmp), "the check made a child's home"
+        assert _copies(tmp), "the check copied the submission"
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert _homes(tmp), "killed outright, it left its child's home"
+    assert _copies(tmp), "killed outright, it left its copy"
     (student / "micrograd" / "engine.py").write_text("")  # the next check ends at once
     subprocess.run(check, env=_kit_env(tmp), cwd=ROOT, capture_output=True, timeout=120)
-    assert _homes(tmp) == []
+    assert _copies(tmp) == []
