@@ -24,11 +24,11 @@ HELD = ".held"
 _SWEPT: list[int] = []  # the process that swept already (a forked one sweeps again)
 
 
-def make(prefix: str, mode: int = 0o700) -> tuple[str, int]:
-    """A new folder in the temporary folder (`mode`) and the fd of its lock, held until `remove`."""
+def make(prefix: str, mode: int = 0o700, where: str | None = None) -> tuple[str, int]:
+    """A new folder in the temporary folder (or `where`; `mode`) and the fd of its lock, held until `remove`."""
     assert prefix.startswith(PREFIXES), prefix
     sweep()
-    folder = tempfile.mkdtemp(prefix=prefix)
+    folder = tempfile.mkdtemp(prefix=prefix, dir=where)
     making = os.path.join(folder, f"{HELD}-{os.getpid()}")
     try:
         fd = os.open(making, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)

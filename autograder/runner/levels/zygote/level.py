@@ -5,6 +5,7 @@ AUTOGRADER_ZYGOTE=0 turns it off: every child then starts the plain bubblewrap w
 from __future__ import annotations
 
 import atexit
+import errno
 import itertools
 import os
 import select
@@ -42,12 +43,21 @@ def stage(student_root: str, copy: str) -> None:
 def link_or_copy(source: str, target: str) -> str:
     """A hard link to a regular file open_up leaves as it is (0644, or 0755): no copy to write. The child reads
     the inode through its read-only bind of the staging folder and can't write, chmod or link it there (the
-    folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. A copy
-    for any other file (open_up would change the grader's file's mode) or across filesystems."""
+    folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. Where the
+    staging folder is on another filesystem (in memory: staging.py), a copy of such a file with its mode, and
+    no other system call. A copy with its metadata for any other file (open_up would change the grader's
+    file's mode)."""
     try:
         mode = os.lstat(source).st_mode
         if stat.S_ISREG(mode) and stat.S_IMODE(mode) in (0o644, 0o755):
-            os.link(source, target)
+            try:
+                os.link(source, target)
+            except OSError as err:
+                if err.errno != errno.EXDEV:
+                    raise
+                shutil.copyfile(source, target)
+                if stat.S_IMODE(os.stat(target).st_mode) != stat.S_IMODE(mode):  # a umask other than 022
+                    os.chmod(target, stat.S_IMODE(mode))
             return target
     except OSError:
         pass
@@ -153,6 +163,11 @@ class ZygoteLevel(Level):
         copy = os.path.join(zygote.staging, os.path.basename(home) if home else f"s{next(_STAGED)}")
         try:
             stage(student_root, copy)
+        except OSError as err:  # no room for its copy (the staging folder in memory): the plain bubblewrap way
+            shutil.rmtree(copy, ignore_errors=True)
+            self.failed = f"the submission could not be staged: {err}"
+            return self._bwrap_launch(options)
+        try:
             forked = self._fork(zygote, copy, limits, cpu, programs_dir, job_fd, result_fd)
         except (ZygoteFailed, ValueError) as err:
             self.failed = str(err)
