@@ -24,11 +24,9 @@ def _homes(tmp: Path) -> list[str]:
 
 def _copies(tmp: Path, marker: str) -> list[str]:
     """The kit's folders holding a copy of the file with `marker` in it: a child's home (in the temporary
-    folder), or a zygote's staging folder (there, or in memory: staging.SHM; other runs' are left out)."""
-    from autograder.runner.levels.zygote import staging
-
+    folder), or a zygote's staging folder (there, or in memory: scratch.SHM; other runs' are left out)."""
     found = []
-    for place in (tmp, Path(staging.SHM)):
+    for place in (tmp, Path(scratch.SHM)):
         names = os.listdir(place) if place.is_dir() else []
         for name in names:
             folder = place / name

@@ -47,7 +47,7 @@ def test_is_only_a_dead_zygotes_staging_folder_removed(tmp_path):
 def test_is_a_new_staging_folder_locked_before_a_sweep_can_see_it(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     monkeypatch.setattr(scratch.tempfile, "tempdir", None)
-    monkeypatch.setattr(staging, "SHM", str(tmp_path / "no-shm"))  # none: the temporary folder
+    monkeypatch.setattr(scratch, "SHM", str(tmp_path / "no-shm"))  # none: the temporary folder
     folder, fd = staging.make()
     try:
         assert Path(folder).parent == tmp_path and os.stat(folder).st_mode & 0o777 == 0o755
@@ -65,14 +65,14 @@ def test_is_the_staging_folder_in_memory_where_it_can_be_and_swept_there(tmp_pat
     shm.mkdir(), tmp.mkdir()
     monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.setattr(scratch.tempfile, "tempdir", None)
-    monkeypatch.setattr(staging, "SHM", str(shm))
+    monkeypatch.setattr(scratch, "SHM", str(shm))
     folder, fd = staging.make()
     os.close(fd)
     assert Path(folder).parent == shm
     dead = _folder(tmp, "dead")
     monkeypatch.setattr(scratch, "_SWEPT", [])
     assert staging.sweep() == 2 and not os.path.exists(folder) and not dead.exists()
-    monkeypatch.setattr(staging, "SHM_ROOM", 1 << 62)  # no room there: the temporary folder
+    monkeypatch.setattr(scratch, "SHM_ROOM", 1 << 62)  # no room there: the temporary folder
     folder, fd = staging.make()
     os.close(fd)
     assert Path(folder).parent == tmp
