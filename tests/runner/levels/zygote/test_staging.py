@@ -78,6 +78,29 @@ def test_is_the_staging_folder_in_memory_where_it_can_be_and_swept_there(tmp_pat
     assert Path(folder).parent == tmp
 
 
+def test_is_a_staging_folder_kept_off_a_noexec_dev_shm(tmp_path, monkeypatch):
+    """Mounted noexec where the temporary folder is not, /dev/shm is not used: the child's read-only remount of
+    its copy would drop a flag its user namespace can't drop, and every fork would fail."""
+    shm, tmp = tmp_path / "shm", tmp_path / "tmp"
+    shm.mkdir(), tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(scratch.tempfile, "tempdir", None)
+    monkeypatch.setattr(scratch, "SHM", str(shm))
+    real = os.statvfs
+
+    def noexec_shm(path):
+        found = real(path)
+        if str(path) != str(shm):
+            return found
+        return os.statvfs_result(tuple(found)[:8] + (found.f_flag | os.ST_NOEXEC, found.f_namemax))
+
+    monkeypatch.setattr(os, "statvfs", noexec_shm)
+    assert staging.place() is None
+    folder, fd = staging.make()
+    os.close(fd)
+    assert Path(folder).parent == tmp
+
+
 @pytest.fixture(autouse=True)
 def _fresh_tempdir():
     yield
