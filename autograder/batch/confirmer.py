@@ -21,10 +21,31 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from autograder.runner import confirm
 from autograder.runner.endless import threads
+
+TRACE = "AUTOGRADER_CONFIRM_TRACE"  # a file: when each confirmation was asked for, began and ended (endless_cost.py)
+
+
+def trace(event: str, name: str = "") -> None:
+    """One line to the trace file, where AUTOGRADER_CONFIRM_TRACE names one: the system's monotonic clock
+    (the same in every process), the event, the submission, the process."""
+    path = os.environ.get(TRACE)
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(f"{time.monotonic():.4f} {event} {name or '-'} {os.getpid()}\n")
+
+
+def confirming(fn, name: str, *args):
+    """In the confirmer: `fn(*args)`, its beginning and end traced."""
+    trace("began", name)
+    try:
+        return fn(*args)
+    finally:
+        trace("ended", name)
 
 
 def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None) -> None:

@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
-from autograder.batch.confirmer import Confirmer
+from autograder.batch.confirmer import Confirmer, confirming, trace
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
 
@@ -75,6 +75,7 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
                 for job in in_flight:
                     if _run_pool(deque([job]), 1, grade_one, fields, on_done, confirmer):
                         on_done(job, None, WORKER_DIED)
+        trace("workers-done")
         confirmer.confirmer.hurry()  # only confirmations are left: at normal priority
         while confirmer.futures:
             done, _ = wait(confirmer.futures, return_when=FIRST_COMPLETED)
@@ -95,7 +96,9 @@ class _Confirming:
         self.futures: dict[Future, tuple[Job, Report | None, str | None]] = {}
 
     def add(self, job: Job, report: Report | None, why: str | None) -> None:
-        future = self.confirmer.submit(grade_job, self.grade_one, job.path, job.student, self.fields, job.variant)
+        trace("asked", job.student)
+        future = self.confirmer.submit(confirming, grade_job, job.student, self.grade_one, job.path, job.student,
+                                       self.fields, job.variant)
         self.futures[future] = (job, report, why)
 
     def results(self, done) -> list[tuple]:
