@@ -48,11 +48,14 @@ def confirming(fn, name: str, *args):
         trace("ended", name)
 
 
-def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None) -> None:
-    """The confirmer's initializer: a worker's (worker.start_worker), confirming, at idle priority."""
+def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = None, hurried=None) -> None:
+    """The confirmer's initializer: a worker's (worker.start_worker), confirming, at idle priority until the pool
+    hurries (`hurried`, shared: a process started or starting then is at normal priority)."""
     from autograder.batch.worker import start_worker
 
     idle()
+    if hurried is not None and hurried.value:
+        normal(os.getpid())
     start_worker(slots, taken, grade_one, rubric, parent)
     confirm.set_mode(confirm.CONFIRMING)
 
@@ -92,29 +95,42 @@ def normal(pid: int) -> None:
 
 
 class Confirmer:
-    """One process confirming submissions, started on the first one that needs it."""
+    """The processes confirming submissions: one, started on the first submission that needs it, while the workers
+    grade; once they are done (`hurry`), one a CPU, each started when a confirmation would otherwise wait."""
 
     def __init__(self, grade_one, fields: dict, workers: int):
         self.grade_one, self.fields = grade_one, fields
         usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         self.spare = workers < usable  # a CPU the workers leave: they guess at a case's look (confirm.one_time)
+        self.cpus = max(1, usable)
         self.executor: ProcessPoolExecutor | None = None
         self.hurried = False
+        self.shared_hurried = None  # the initializer's view of `hurried`
+
+    def width(self) -> int:
+        """How many confirmations may run at once: one beside the workers (its CPU is the spare one, or what
+        they leave), one a CPU once only confirmations are left."""
+        return self.cpus if self.hurried else 1
 
     def submit(self, fn, *args) -> Future:
         if self.executor is None:
             context = multiprocessing.get_context("spawn")
-            slots, taken = context.RawArray("q", 1), context.Value("i", 0)
-            self.executor = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=start_confirmer,
-                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid()))
-        future = self.executor.submit(fn, *args)
+            slots, taken = context.RawArray("q", self.cpus), context.Value("i", 0)
+            self.shared_hurried = context.RawValue("b", self.hurried)
+            self.executor = ProcessPoolExecutor(max_workers=self.cpus, mp_context=context,
+                                                initializer=start_confirmer,
+                                                initargs=(slots, taken, self.grade_one, self.fields, os.getpid(),
+                                                          self.shared_hurried))
+        future = self.executor.submit(fn, *args)  # a process more only where none is idle (spawn: on demand)
         if self.hurried:
             self.hurry()
         return future
 
     def hurry(self) -> None:
-        """Nothing else of the batch is left: the confirmations at normal priority from now on."""
+        """Nothing else of the batch is left: the confirmations at normal priority from now on, one a CPU."""
         self.hurried = True
+        if self.shared_hurried is not None:
+            self.shared_hurried.value = True
         for process in list((getattr(self.executor, "_processes", None) or {}).values()):
             if process.pid:
                 normal(process.pid)

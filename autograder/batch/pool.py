@@ -76,7 +76,8 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
                     if _run_pool(deque([job]), 1, grade_one, fields, on_done, confirmer):
                         on_done(job, None, WORKER_DIED)
         trace("workers-done")
-        confirmer.confirmer.hurry()  # only confirmations are left: at normal priority
+        confirmer.confirmer.hurry()  # only confirmations are left: at normal priority, one a CPU
+        confirmer.hand_over()
         while confirmer.futures:
             done, _ = wait(confirmer.futures, return_when=FIRST_COMPLETED)
             with sigint_deferred():
@@ -89,20 +90,30 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
 
 
 class _Confirming:
-    """The confirmations under way: future -> (the job, its first report and why)."""
+    """The confirmations under way: future -> (the job, its first report and why); and those waiting for a
+    confirmer process (handed over as one is free: Confirmer.width), in the order they were asked for."""
 
     def __init__(self, confirmer: Confirmer, grade_one: GradeOne, fields: dict):
         self.confirmer, self.grade_one, self.fields = confirmer, grade_one, fields
         self.futures: dict[Future, tuple[Job, Report | None, str | None]] = {}
+        self.waiting: deque[tuple[Job, Report | None, str | None]] = deque()
 
     def add(self, job: Job, report: Report | None, why: str | None) -> None:
         trace("asked", job.student)
-        future = self.confirmer.submit(confirming, grade_job, job.student, self.grade_one, job.path, job.student,
-                                       self.fields, job.variant)
-        self.futures[future] = (job, report, why)
+        self.waiting.append((job, report, why))
+        self.hand_over()
+
+    def hand_over(self) -> None:
+        """The waiting confirmations to the confirmer, as many as may run at once."""
+        while self.waiting and len(self.futures) < self.confirmer.width():
+            job, report, why = self.waiting.popleft()
+            future = self.confirmer.submit(confirming, grade_job, job.student, self.grade_one, job.path,
+                                           job.student, self.fields, job.variant)
+            self.futures[future] = (job, report, why)
 
     def results(self, done) -> list[tuple]:
-        """(job, report, why) of each finished confirmation; where it failed, the first grading's."""
+        """(job, report, why) of each finished confirmation (where it failed, the first grading's); the next
+        waiting ones handed over."""
         finished = []
         for future in [f for f in done if f in self.futures]:
             job, report, why = self.futures.pop(future)
@@ -111,6 +122,7 @@ class _Confirming:
             except BaseException:  # noqa: BLE001 - a broken confirmer: the guess stands, nothing is lost
                 confirmed, said = None, None
             finished.append((job, confirmed, said) if confirmed is not None else (job, report, why))
+        self.hand_over()
         return finished
 
 

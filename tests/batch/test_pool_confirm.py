@@ -137,3 +137,57 @@ def test_does_a_one_worker_batch_beside_two_cpu_burners_keep_one_time_work_and_s
     assert [(r["student"], r["score"]) for r in rows][::2] == [("alice", "100"), ("carol", "100")]
     assert rows[1]["student"] == "bob" and rows[1]["tanh"] == "0" and rows[1]["add"] == "5"
     assert "still computing after 3 s of CPU, its whole case_timeout" in rows[1]["error"]
+
+
+def grade_timed(path: Path, *, rubric, name: str) -> Report:
+    """As a worker grades: a guess (the first pass), or, planned to hold the worker, `hold` seconds first; as the
+    confirmer grades: `confirm` seconds of waiting, logged as (name, began, ended, pid) on the monotonic clock."""
+    from autograder.runner import confirm
+
+    plan = json.loads((Path(path) / "plan.json").read_text())
+    if confirm.mode() == confirm.DEFER:
+        time.sleep(plan.get("hold", 0))
+        if plan.get("guess"):
+            confirm.defer()
+            return fake_report(name, rubric, fail=("mul",), message="stopped while still computing (a guess)")
+        return fake_report(name, rubric)
+    began = time.monotonic()
+    time.sleep(plan["confirm"])
+    with open(plan["log"], "a", encoding="utf-8") as f:
+        f.write(f"{name} {began} {time.monotonic()} {os.getpid()}\n")
+    return fake_report(name, rubric)
+
+
+def confirmations(log: Path) -> dict[str, tuple[float, float, int]]:
+    return {name: (float(b), float(e), int(pid)) for name, b, e, pid in (l.split() for l in log.read_text().splitlines())}
+
+
+@pytest.mark.skipif(CPUS < 2, reason="one confirmation a CPU needs two")
+def test_once_the_workers_are_done_do_waiting_confirmations_run_at_once_one_a_cpu(tmp_path):
+    """Two guesses at the end of a one-worker batch: the second's confirmation need not wait 4 s for the first's
+    (the worker's CPU is free by then): it runs beside it, in a confirmer process of its own (before: one after
+    the other in the one confirmer, the tail of a batch whose last endless submissions came close together)."""
+    log = tmp_path / "log"
+    jobs = [Job(n, plan(tmp_path, n, log, guess=True, confirm=4)) for n in ("ana", "cai")]
+    done: list[tuple[str, float]] = []
+    grade_parallel(jobs, workers=1, grade_one=grade_timed, rubric=RUBRIC,
+                   on_done=lambda job, report, why: done.append((job.student, report.score)))
+    assert sorted(done) == [("ana", 100.0), ("cai", 100.0)]
+    seen = confirmations(log)
+    (a_began, a_ended, a_pid), (c_began, c_ended, c_pid) = seen["ana"], seen["cai"]
+    assert a_pid != c_pid
+    assert max(a_began, c_began) < min(a_ended, c_ended)  # they overlapped
+
+
+@pytest.mark.skipif(CPUS < 2, reason="a one-worker batch's confirmer has a CPU of its own only on 2 or more")
+def test_while_the_workers_grade_is_one_confirmation_run_at_a_time(tmp_path):
+    """Beside the worker, only the spare CPU is the confirmer's: two guesses made while the worker still has 6 s
+    of grading are confirmed one after the other, in one process."""
+    log = tmp_path / "log"
+    jobs = [Job("ana", plan(tmp_path, "ana", log, guess=True, confirm=1)),
+            Job("cai", plan(tmp_path, "cai", log, guess=True, confirm=1)),
+            Job("dan", plan(tmp_path, "dan", log, hold=6, confirm=0))]
+    grade_parallel(jobs, workers=1, grade_one=grade_timed, rubric=RUBRIC, on_done=lambda job, report, why: None)
+    seen = confirmations(log)
+    (a_began, a_ended, a_pid), (c_began, c_ended, c_pid) = seen["ana"], seen["cai"]
+    assert a_pid == c_pid and (a_ended <= c_began or c_ended <= a_began)
