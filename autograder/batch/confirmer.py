@@ -25,7 +25,9 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from autograder.runner import confirm
+from autograder.runner.cleanup import children_of
 from autograder.runner.endless import threads
+from autograder.runner.same_cpu import held_by
 
 TRACE = "AUTOGRADER_CONFIRM_TRACE"  # a file: when each confirmation was asked for, began and ended (endless_cost.py)
 
@@ -54,6 +56,7 @@ def start_confirmer(slots, taken, grade_one, rubric: dict, parent: int | None = 
     from autograder.batch.worker import start_worker
 
     idle()
+    off_workers(parent)
     if hurried is not None and hurried.value:
         normal(os.getpid())
     start_worker(slots, taken, grade_one, rubric, parent)
@@ -83,13 +86,38 @@ def idle() -> bool:
     return bool(said)
 
 
-def normal(pid: int) -> None:
-    """Every thread of the process tree under `pid` back to normal priority, where the grader may."""
+def off_workers(parent: int | None) -> None:
+    """This thread, and what it starts from now on, off the CPUs the batch's workers (the grading process's other
+    children) hold slots on (runner/same_cpu.py), where that leaves any: the confirmer's CPU is then one the workers
+    leave, whoever else holds slots on the machine (other graders, tests). Left to same_cpu's least-held slot, it
+    was at times the worker's own CPU, where at idle priority it got only what the worker left while the spare CPU
+    stood idle. One such CPU: it runs there unpinned by a slot (same_cpu pins only among two or more)."""
+    if parent is None or not hasattr(os, "sched_setaffinity"):
+        return
+    try:
+        mine = os.sched_getaffinity(0)
+        theirs = held_by(set(children_of(parent)) - {os.getpid()})
+        if mine - theirs and mine & theirs:
+            os.sched_setaffinity(0, mine - theirs)
+        trace("confirmer", f"cpus={','.join(map(str, sorted(os.sched_getaffinity(0))))}"
+                           f";workers={','.join(map(str, sorted(theirs)))}")
+    except OSError:
+        pass
+
+
+def normal(pid: int, cpus: set[int] | None = None) -> None:
+    """Every thread of the process tree under `pid` back to normal priority, where the grader may, and onto
+    `cpus` (where given)."""
     for thread in threads(pid):
         tid = int(thread.rsplit("/", 1)[1])
         try:
             os.sched_setscheduler(tid, os.SCHED_OTHER, os.sched_param(0))
             os.setpriority(os.PRIO_PROCESS, tid, 0)
+        except (AttributeError, OSError):
+            pass
+        try:
+            if cpus:
+                os.sched_setaffinity(tid, cpus)
         except (AttributeError, OSError):
             pass
 
@@ -131,9 +159,10 @@ class Confirmer:
         self.hurried = True
         if self.shared_hurried is not None:
             self.shared_hurried.value = True
+        cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
         for process in list((getattr(self.executor, "_processes", None) or {}).values()):
             if process.pid:
-                normal(process.pid)
+                normal(process.pid, cpus)  # off the workers' CPUs no more: they are done
 
     def shutdown(self, now: bool = False) -> None:
         if self.executor is None:

@@ -191,3 +191,67 @@ def test_while_the_workers_grade_is_one_confirmation_run_at_a_time(tmp_path):
     seen = confirmations(log)
     (a_began, a_ended, a_pid), (c_began, c_ended, c_pid) = seen["ana"], seen["cai"]
     assert a_pid == c_pid and (a_ended <= c_began or c_ended <= a_began)
+
+
+def grade_pinned(path: Path, *, rubric, name: str) -> Report:
+    """As a session grades (runner/same_cpu.one_cpu), logging the CPUs its cases would run on; the worker's first
+    submission then waits until the test has crowded the other CPUs' slots; the second is guessed."""
+    from autograder.runner import confirm
+    from autograder.runner.same_cpu import one_cpu
+
+    plan = json.loads((Path(path) / "plan.json").read_text())
+    with one_cpu() as cpu:
+        cpus = {cpu} if cpu is not None else os.sched_getaffinity(0)
+    with open(plan["log"], "a", encoding="utf-8") as f:
+        f.write(f"{name} {confirm.mode()} {','.join(map(str, sorted(cpus)))}\n")
+    if confirm.mode() == confirm.DEFER and plan.get("guess"):
+        confirm.defer()
+        return fake_report(name, rubric, fail=("mul",), message="stopped while still computing (a guess)")
+    time.sleep(plan.get("hold", 0) if confirm.mode() == confirm.DEFER else 0)
+    return fake_report(name, rubric)
+
+
+@pytest.mark.skipif(CPUS < 2 or not hasattr(os, "sched_setaffinity"), reason="pinning needs two CPUs and Linux")
+def test_does_the_confirmer_keep_off_the_workers_cpu_when_others_hold_the_spare_cpus_slots(tmp_path):
+    """Other graders on the machine (here the test process) hold the first slots of every CPU but the worker's:
+    same_cpu's least-held slot was then the worker's own CPU, where the confirmer at idle priority got only what
+    the worker left while the spare CPUs stood idle. It runs on a CPU the worker is not on."""
+    import fcntl
+    import tempfile
+
+    folder = Path(tempfile.gettempdir()) / f"backprop-kit-cpus-{os.geteuid()}"
+    log = tmp_path / "log"
+    jobs = [Job("ana", plan(tmp_path, "ana", log)), Job("ben", plan(tmp_path, "ben", log, guess=True)),
+            Job("cai", plan(tmp_path, "cai", log, hold=8))]  # the worker still grades while ben is confirmed
+    held: list[int] = []
+
+    def crowd(job, report, why) -> None:  # in this process, once the worker has its CPU: every other CPU's slots
+        if job.student != "ana" or not folder.is_dir():
+            return
+        worker = {int(c) for c in log.read_text().split()[2].split(",")}
+        for cpu in set(os.sched_getaffinity(0)) - worker:
+            for level in range(8):
+                fd = os.open(folder / f"{cpu}-{level}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    held.append(fd)
+                except OSError:
+                    os.close(fd)
+
+    try:
+        import autograder.batch.pool as pool
+
+        ahead, pool.AHEAD = pool.AHEAD, 0  # ben is handed over once ana is done: after the crowding
+        try:
+            grade_parallel(jobs, workers=1, grade_one=grade_pinned, rubric=RUBRIC, on_done=crowd)
+        finally:
+            pool.AHEAD = ahead
+    finally:
+        for fd in held:
+            os.close(fd)
+    if not folder.is_dir():
+        pytest.skip("no slot folder in the temporary folder")
+    calls = [line.split() for line in log.read_text().splitlines()]
+    worker = {int(c) for name, mode, cpus in calls if mode == "defer" for c in cpus.split(",")}
+    confirmer = [{int(c) for c in cpus.split(",")} for name, mode, cpus in calls if mode == "confirming"]
+    assert len(worker) == 1 and len(confirmer) == 1 and not confirmer[0] & worker
