@@ -152,7 +152,8 @@ def lines(numbers: dict) -> list[str]:
         f"after that): {numbers['least_tail']:.2f} s = {numbers['least_tail'] / numbers['median_wall']['without']:.1%}"
         " of the wall (an estimate: the batch's rate taken as even)",
         *endless_timeline.lines(numbers["timeline"]),
-        f"  goal (< {GOAL:.0%} of the wall): {'met' if numbers['goal_met'] else 'MISSED'}",
+        f"  goal (< {GOAL:.0%} of the wall): {'met' if numbers['goal_met'] else 'MISSED'}"
+        f"{' (on a shared machine: not a measure of the kit)' if numbers['timeline']['shared'] > endless_timeline.SHARED else ''}",
     ]
 
 

@@ -13,6 +13,7 @@ import os
 import statistics
 from pathlib import Path
 
+SHARED = 0.1  # others' CPU during a run, of the batch's own, past which its wall figures are flagged
 TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -50,13 +51,15 @@ def timeline(trace: list[tuple[float, str, str]], start: float, end: float) -> d
         ended = max((t for t, e, n in trace if e == "ended" and n == name), default=end)
         confirmations.append({"name": name, "asked": asked - start, "waited": began - asked, "ran": ended - began,
                               "after_workers": max(0.0, ended - max(began, done))})
-    return {"workers_done": done - start, "tail": end - done, "confirmations": confirmations}
+    where = [n for _, e, n in trace if e == "confirmer"]  # each confirmer process: "cpus=1;workers=0"
+    return {"workers_done": done - start, "tail": end - done, "confirmations": confirmations, "wall": end - start,
+            "confirmers": where}
 
 
 def machine(before: dict, after: dict, tree_cpu: float, wall: float) -> dict:
     """The machine during a run: steal, and the CPU others used (busy less the batch's tree), in seconds."""
     return {"steal": after["steal"] - before["steal"],
-            "others": max(0.0, after["busy"] - before["busy"] - tree_cpu), "wall": wall}
+            "others": max(0.0, after["busy"] - before["busy"] - tree_cpu), "wall": wall, "tree": tree_cpu}
 
 
 def summary(runs: dict[str, list[dict]], machines: dict[str, list[dict]]) -> dict:
@@ -73,6 +76,8 @@ def summary(runs: dict[str, list[dict]], machines: dict[str, list[dict]]) -> dic
             "waited": sorted(c["waited"] for c in confirmations),
             "ran": sorted(c["ran"] for c in confirmations),
             "after_workers": [round(sum(c["after_workers"] for c in r["confirmations"]), 2) for r in runs["with"]],
+            "runs_with": [(r["workers_done"], r["wall"], " ".join(r["confirmers"]) or "-") for r in runs["with"]],
+            "shared": max((m["others"] / max(0.1, m["tree"]) for v in machines.values() for m in v), default=0.0),
             "steal": {k: [round(m["steal"], 2) for m in v] for k, v in machines.items()},
             "others": {k: [round(m["others"], 1) for m in v] for k, v in machines.items()}}
 
@@ -89,8 +94,13 @@ def lines(s: dict) -> list[str]:
         f"(median; most {waited[-1]:.2f} s) and took {statistics.median(ran):.2f} s of wall (median; most "
         f"{ran[-1]:.2f} s); their wall after the worker was done, each run: "
         f"{', '.join(f'{x:.2f}' for x in s['after_workers'])} s",
+        "  each run with: the worker done at / the batch's end (s), where its confirmers ran (the CPUs they may use; "
+        "the workers' slots): " + "; ".join(f"{d:.2f}/{w:.2f} {c}" for d, w, c in s["runs_with"]),
         f"  the machine meanwhile (/proc/stat): steal, each run: with {', '.join(map(str, s['steal']['with']))} s; "
         f"without {', '.join(map(str, s['steal']['without']))} s; CPU used by others (the machine's busy CPU less "
         f"the batch's): with {', '.join(map(str, s['others']['with']))} s; without "
         f"{', '.join(map(str, s['others']['without']))} s",
+        *([f"  A SHARED MACHINE: others used up to {s['shared']:.0%} of the batch's own CPU during a run; the wall "
+           "figures above measure that sharing as much as the kit (the CPU figures and the timeline less so)"]
+          if s["shared"] > SHARED else []),
     ]
