@@ -29,6 +29,7 @@ from autograder.runner.cleanup import children_of
 from autograder.runner.endless import threads
 from autograder.runner.same_cpu import held_by
 
+BESIDE = 2  # confirmations at once while the workers grade (Confirmer.width)
 TRACE = "AUTOGRADER_CONFIRM_TRACE"  # a file: when each confirmation was asked for, began and ended (endless_cost.py)
 
 
@@ -123,8 +124,9 @@ def normal(pid: int, cpus: set[int] | None = None) -> None:
 
 
 class Confirmer:
-    """The processes confirming submissions: one, started on the first submission that needs it, while the workers
-    grade; once they are done (`hurry`), one a CPU, each started when a confirmation would otherwise wait."""
+    """The processes confirming submissions, started on the first submission that needs it: BESIDE while the
+    workers grade, on the CPUs they leave; once they are done (`hurry`), one a CPU, each started when a
+    confirmation would otherwise wait."""
 
     def __init__(self, grade_one, fields: dict, workers: int):
         self.grade_one, self.fields = grade_one, fields
@@ -136,9 +138,10 @@ class Confirmer:
         self.shared_hurried = None  # the initializer's view of `hurried`
 
     def width(self) -> int:
-        """How many confirmations may run at once: one beside the workers (its CPU is the spare one, or what
-        they leave), one a CPU once only confirmations are left."""
-        return self.cpus if self.hurried else 1
+        """How many confirmations may run at once: BESIDE while the workers grade (sharing the CPU they leave:
+        no sooner done in all, but what is left of them when the workers are done is in as many processes, and
+        spreads over the CPUs then), one a CPU once only confirmations are left."""
+        return self.cpus if self.hurried else min(BESIDE, self.cpus)
 
     def submit(self, fn, *args) -> Future:
         if self.executor is None:
@@ -149,6 +152,8 @@ class Confirmer:
                                                 initializer=start_confirmer,
                                                 initargs=(slots, taken, self.grade_one, self.fields, os.getpid(),
                                                           self.shared_hurried))
+            for _ in range(1, self.width()):  # the others warm now, while the spare CPU has time for it
+                self.executor.submit(int)
         future = self.executor.submit(fn, *args)  # a process more only where none is idle (spawn: on demand)
         if self.hurried:
             self.hurry()

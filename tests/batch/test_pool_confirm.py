@@ -146,7 +146,11 @@ def grade_timed(path: Path, *, rubric, name: str) -> Report:
 
     plan = json.loads((Path(path) / "plan.json").read_text())
     if confirm.mode() == confirm.DEFER:
-        time.sleep(plan.get("hold", 0))
+        if plan.get("hold"):
+            began = time.monotonic()
+            time.sleep(plan["hold"])
+            with open(plan["log"], "a", encoding="utf-8") as f:
+                f.write(f"{name}-held {began} {time.monotonic()} {os.getpid()}\n")
         if plan.get("guess"):
             confirm.defer()
             return fake_report(name, rubric, fail=("mul",), message="stopped while still computing (a guess)")
@@ -180,17 +184,19 @@ def test_once_the_workers_are_done_do_waiting_confirmations_run_at_once_one_a_cp
 
 
 @pytest.mark.skipif(CPUS < 2, reason="a one-worker batch's confirmer has a CPU of its own only on 2 or more")
-def test_while_the_workers_grade_is_one_confirmation_run_at_a_time(tmp_path):
-    """Beside the worker, only the spare CPU is the confirmer's: two guesses made while the worker still has 6 s
-    of grading are confirmed one after the other, in one process."""
+def test_while_the_workers_grade_are_two_guesses_confirmed_side_by_side_and_no_more(tmp_path):
+    """Beside the worker, three guesses made while it still has 10 s of grading: two confirmations at once (they
+    share the CPU it leaves, so that what is left of them when it is done spreads over both CPUs; before: one
+    at a time, and the rest of a late one ran alone at the end), the third once one of them is done."""
     log = tmp_path / "log"
-    jobs = [Job("ana", plan(tmp_path, "ana", log, guess=True, confirm=1)),
-            Job("cai", plan(tmp_path, "cai", log, guess=True, confirm=1)),
-            Job("dan", plan(tmp_path, "dan", log, hold=6, confirm=0))]
+    jobs = [*(Job(n, plan(tmp_path, n, log, guess=True, confirm=2)) for n in ("ana", "ben", "cai")),
+            Job("dan", plan(tmp_path, "dan", log, hold=10))]
     grade_parallel(jobs, workers=1, grade_one=grade_timed, rubric=RUBRIC, on_done=lambda job, report, why: None)
     seen = confirmations(log)
-    (a_began, a_ended, a_pid), (c_began, c_ended, c_pid) = seen["ana"], seen["cai"]
-    assert a_pid == c_pid and (a_ended <= c_began or c_ended <= a_began)
+    held = seen.pop("dan-held")[1]  # when the worker was done
+    spans = sorted((began, ended) for began, ended, _ in seen.values())
+    at_once = max(sum(b <= t < e for b, e in spans) for t, _ in spans if t < held)
+    assert at_once == 2 and len({pid for _, _, pid in seen.values()}) == 2
 
 
 def grade_pinned(path: Path, *, rubric, name: str) -> Report:
