@@ -2,19 +2,23 @@
 
 A pool worker grades in runner/confirm.DEFER mode: a case the endless watch stopped early (or a clock's
 case_timeout or import_timeout) is left as it is and the worker says so (worker.grade_started's third
-value). The pool then hands the submission to its confirmer: one more process of the same kind (warm, ended
-with the grading process), in confirm.CONFIRMING mode, that grades it again whole, in fresh children with the
-same sandbox, with no early stop and each case timed by the CPU it uses; that report is the submission's.
-The confirmer runs at SCHED_IDLE, and so do the children it starts: it takes only CPU the workers and the
-grading process leave, and once every submission is graded and only confirmations are left, the pool raises it
-and its children to normal priority (`hurry`). Where the workers are fewer than the CPUs the grader may use, it
-has a CPU of its own (runner/same_cpu.py gives it the least held): a one-worker batch on two cores confirms on
-the other one, and there the workers guess at a case's look, leaving one-time work to the confirmer
-(runner/confirm.one_time: the time they gave it was theirs, spent on every endless loop too). Even there it
-stays at idle priority until then: at normal priority it took from the grading process, which shares that CPU
-(storing rows, writing pages): a one-worker batch of 1,000 with 1% endless took +12.1% and +20.7% of the wall
-with the confirmer at normal priority, +8.3% and +13.7% at idle (benchmarks/endless_cost.py --count 1000
---repeats 2, load 0.1-3). Where the grader may not raise a priority again (no CAP_SYS_NICE), it runs at normal
+value). The pool then hands the submission to its confirmer: processes of the same kind (warm, ended with the
+grading process), in confirm.CONFIRMING mode, that grade it again whole, in fresh children with the same sandbox,
+with no early stop and each case timed by the CPU it uses; that report is the submission's. Two confirm at once
+while the workers grade (BESIDE: the second warmed when the first starts), one a CPU once only confirmations are
+left: what is left of them then spreads over the CPUs the workers freed, where one confirmer did the rest of a
+late one alone, and another after it.
+The confirmers run at SCHED_IDLE, and so do the children they start: they take only CPU the workers and the
+grading process leave, and once every submission is graded and only confirmations are left, the pool raises them
+and their children to normal priority (`hurry`). Where the workers are fewer than the CPUs the grader may use,
+the confirmers keep off the CPUs the workers hold slots on (runner/same_cpu.held_by: the least-held slot was at
+times the worker's own CPU, when other graders held the spare CPU's first slots): a one-worker batch on two
+cores confirms on the other one, and there the workers guess at a case's look, leaving one-time work to the
+confirmer (runner/confirm.one_time: the time they gave it was theirs, spent on every endless loop too). Even
+there they stay at idle priority until the hurry: at normal priority they took from the grading process, which
+shares that CPU (storing rows, writing pages): a one-worker batch of 1,000 with 1% endless took +12.1% and +20.7%
+of the wall with the confirmer at normal priority, +8.3% and +13.7% at idle (benchmarks/endless_cost.py --count
+1000 --repeats 2, load 0.1-3). At the hurry they may use every CPU again. Where the grader may not raise a priority again (no CAP_SYS_NICE), it runs at normal
 priority throughout. Its verdicts are the same at any priority: CPU time decides.
 """
 from __future__ import annotations
