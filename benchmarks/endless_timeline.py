@@ -52,8 +52,12 @@ def timeline(trace: list[tuple[float, str, str]], start: float, end: float) -> d
         confirmations.append({"name": name, "asked": asked - start, "waited": began - asked, "ran": ended - began,
                               "after_workers": max(0.0, ended - max(began, done))})
     where = [n for _, e, n in trace if e == "confirmer"]  # each confirmer process: "cpus=1;workers=0"
+    waits = [0.0] * 4  # the grading process's wait and CPU, the worker trees' (the last pool's, at its end)
+    for _, e, n in trace:
+        if e == "waits":  # "grading=<wait>,<cpu>;workers=<wait>,<cpu>"
+            waits = [float(x) for part in n.split(";") for x in part.split("=", 1)[1].split(",")]
     return {"workers_done": done - start, "tail": end - done, "confirmations": confirmations, "wall": end - start,
-            "confirmers": where}
+            "confirmers": where, "waits": waits}
 
 
 def machine(before: dict, after: dict, tree_cpu: float, wall: float) -> dict:
@@ -76,6 +80,8 @@ def summary(runs: dict[str, list[dict]], machines: dict[str, list[dict]]) -> dic
             "waited": sorted(c["waited"] for c in confirmations),
             "ran": sorted(c["ran"] for c in confirmations),
             "after_workers": [round(sum(c["after_workers"] for c in r["confirmations"]), 2) for r in runs["with"]],
+            "waits": {k: [statistics.median(r["waits"][i] for r in v) if v else 0.0 for i in range(4)]
+                      for k, v in runs.items()},
             "runs_with": [(r["workers_done"], r["wall"], " ".join(r["confirmers"]) or "-") for r in runs["with"]],
             "shared": max((m["others"] / max(0.1, m["tree"]) for v in machines.values() for m in v), default=0.0),
             "steal": {k: [round(m["steal"], 2) for m in v] for k, v in machines.items()},
@@ -94,6 +100,11 @@ def lines(s: dict) -> list[str]:
         f"(median; most {waited[-1]:.2f} s) and took {statistics.median(ran):.2f} s of wall (median; most "
         f"{ran[-1]:.2f} s); their wall after the worker was done, each run: "
         f"{', '.join(f'{x:.2f}' for x in s['after_workers'])} s",
+        "  waiting runnable for a CPU / computing (medians, s; the kernel's run_delay): the grading process "
+        f"{s['waits']['with'][0]:.2f} / {s['waits']['with'][1]:.2f} with, {s['waits']['without'][0]:.2f} / "
+        f"{s['waits']['without'][1]:.2f} without; the worker (its live processes at its end) "
+        f"{s['waits']['with'][2]:.2f} / {s['waits']['with'][3]:.2f} with, {s['waits']['without'][2]:.2f} / "
+        f"{s['waits']['without'][3]:.2f} without",
         "  each run with: the worker done at / the batch's end (s), where its confirmers ran (the CPUs they may use; "
         "the workers' slots): " + "; ".join(f"{d:.2f}/{w:.2f} {c}" for d, w, c in s["runs_with"]),
         f"  the machine meanwhile (/proc/stat): steal, each run: with {', '.join(map(str, s['steal']['with']))} s; "

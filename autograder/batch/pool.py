@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
-from autograder.batch.confirmer import Confirmer, confirming, trace
+from autograder.batch.confirmer import Confirmer, confirming, trace, trace_waits
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
 
@@ -177,6 +177,7 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
     except BaseException:  # a failing on_done: stop the workers now
         _stop(pool.executor)
         raise
+    trace_waits([p.pid for p in (getattr(pool.executor, "_processes", None) or {}).values() if p.pid])
     pool.executor.shutdown(wait=True, cancel_futures=True)
     return _suspects(broken, pool.started(), pending)
 
