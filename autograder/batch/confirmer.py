@@ -18,8 +18,10 @@ confirmer (runner/confirm.one_time: the time they gave it was theirs, spent on e
 there they stay at idle priority until the hurry: at normal priority they took from the grading process, which
 shares that CPU (storing rows, writing pages): a one-worker batch of 1,000 with 1% endless took +12.1% and +20.7%
 of the wall with the confirmer at normal priority, +8.3% and +13.7% at idle (benchmarks/endless_cost.py --count
-1000 --repeats 2, load 0.1-3). At the hurry they may use every CPU again. Where the grader may not raise a priority again (no CAP_SYS_NICE), it runs at normal
-priority throughout. Its verdicts are the same at any priority: CPU time decides.
+1000 --repeats 2, load 0.1-3). At the hurry they may use every CPU again. Where the grader may not raise a
+priority again (no CAP_SYS_NICE), they run at normal priority throughout. Their verdicts are the same at any
+priority: CPU time decides. A confirmer process that dies fails the confirmations it had (their first reports
+stand); the next ones get fresh processes.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from autograder.runner import confirm
 from autograder.runner.cleanup import children_of, tree_cpu_seconds
@@ -168,6 +171,14 @@ class Confirmer:
         return self.cpus if self.hurried else min(BESIDE, self.cpus)
 
     def submit(self, fn, *args) -> Future:
+        try:
+            return self._submit(fn, *args)
+        except BrokenProcessPool:  # a confirmer process died: its confirmations failed; fresh ones for the next
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+            return self._submit(fn, *args)
+
+    def _submit(self, fn, *args) -> Future:
         if self.executor is None:
             context = multiprocessing.get_context("spawn")
             slots, taken = context.RawArray("q", self.cpus), context.Value("i", 0)

@@ -155,6 +155,8 @@ def grade_timed(path: Path, *, rubric, name: str) -> Report:
             confirm.defer()
             return fake_report(name, rubric, fail=("mul",), message="stopped while still computing (a guess)")
         return fake_report(name, rubric)
+    if plan.get("die"):
+        os._exit(3)  # the confirmer process dies
     began = time.monotonic()
     time.sleep(plan["confirm"])
     with open(plan["log"], "a", encoding="utf-8") as f:
@@ -261,3 +263,15 @@ def test_does_the_confirmer_keep_off_the_workers_cpu_when_others_hold_the_spare_
     worker = {int(c) for name, mode, cpus in calls if mode == "defer" for c in cpus.split(",")}
     confirmer = [{int(c) for c in cpus.split(",")} for name, mode, cpus in calls if mode == "confirming"]
     assert len(worker) == 1 and len(confirmer) == 1 and not confirmer[0] & worker
+
+
+def test_after_a_confirmer_process_dies_is_the_next_guess_still_confirmed(tmp_path):
+    """ana's confirmation kills its confirmer process: her first report stands; ben, guessed after that, is
+    confirmed by a fresh process (before: handing him over to the broken confirmer raised out of the batch)."""
+    log = tmp_path / "log"
+    jobs = [Job("ana", plan(tmp_path, "ana", log, guess=True, die=True)),
+            Job("ben", plan(tmp_path, "ben", log, guess=True, hold=4, confirm=0))]
+    done: dict[str, float] = {}
+    grade_parallel(jobs, workers=1, grade_one=grade_timed, rubric=RUBRIC,
+                   on_done=lambda job, report, why: done.update({job.student: report.score}))
+    assert done["ben"] == 100.0 and done["ana"] < 100.0
