@@ -174,6 +174,7 @@ class Confirmer:
         try:
             return self._submit(fn, *args)
         except BrokenProcessPool:  # a confirmer process died: its confirmations failed; fresh ones for the next
+            # (raised out of here, the pool took it for the worker's death: a crash row for the next guess)
             self.executor.shutdown(wait=False, cancel_futures=True)
             self.executor = None
             return self._submit(fn, *args)
