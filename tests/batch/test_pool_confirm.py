@@ -276,3 +276,47 @@ def test_after_a_confirmer_process_dies_is_the_next_guess_still_confirmed(tmp_pa
     grade_parallel(jobs, workers=1, grade_one=grade_timed, rubric=RUBRIC,
                    on_done=lambda job, report, why: done.update({job.student: report.score if report else why}))
     assert done["ben"] == 100.0 and done["ana"] < 100.0
+
+
+LOWERED = """
+import json, os, subprocess, sys, time
+from autograder.batch.confirmer import confirming
+os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # as a confirmer is beside the workers
+child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+def seen():
+    end = time.monotonic() + 10
+    while time.monotonic() < end and "nice 19" not in open(f"/proc/{child.pid}/autogroup").read():
+        time.sleep(0.05)
+    return open(f"/proc/{child.pid}/autogroup").read().split()[-1]
+print(json.dumps({"child": child.pid, "during": confirming(seen, "ana"),
+                  "own": open("/proc/self/autogroup").read().split()[-1]}), flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/autogroup").exists() or os.geteuid() != 0,
+                    reason="the kernel groups by session (autogroup) and the grader may set an autogroup's nice")
+def test_is_a_confirmations_own_session_idle_against_the_grading_process_and_normal_after_the_hurry():
+    """A sandboxed child has a session of its own, so an autogroup of its own, where SCHED_IDLE is idle only
+    inside it: a busy loop there took 62-65% of a CPU against a normal process of another session. While the
+    confirmer confirms at idle priority its children's sessions are at autogroup nice 19 (its own session, the
+    grading process's, untouched), and back at 0 once the pool hurries (confirmer.normal)."""
+    import subprocess
+    import sys
+
+    from autograder.batch.confirmer import normal
+
+    kit = Path(__file__).resolve().parents[2]
+    confirmer = subprocess.Popen([sys.executable, "-c", LOWERED], cwd=kit, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True)
+    said = {}
+    try:
+        said = json.loads(confirmer.stdout.readline())
+        assert said["during"] == "19" and said["own"] == open("/proc/self/autogroup").read().split()[-1]
+        normal(confirmer.pid)
+        assert open(f"/proc/{said['child']}/autogroup").read().split()[-1] == "0"
+    finally:
+        if "child" in said:
+            os.kill(said["child"], 9)
+        confirmer.kill()
+        confirmer.wait()
