@@ -94,17 +94,35 @@ def _lower_sessions() -> None:
     the kernel groups by session (autogroup), SCHED_IDLE is idle only within its group: a child in a session of
     its own took 62-65% of a CPU against a normal process of the grading process's session (0% in the same
     session; 1-2% with its autogroup at nice 19), so a confirmation's looping case took the grading process's
-    CPU half and more. `normal` sets them back at the hurry; this thread stops once it is no longer idle."""
+    CPU half and more. `normal` sets them back at the hurry; this thread stops once the confirmer is no longer
+    idle. It runs at normal priority itself (a walk of the tree, 50 ms apart): at idle priority, the very child it
+    is to lower (its group at full weight) would starve it."""
     import time as clock
 
-    lowered: set[int] = set()
-    while os.sched_getscheduler(0) == os.SCHED_IDLE:
+    main = threading.main_thread().native_id
+    try:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    except OSError:
+        pass
+    lowered: set[int] = {os.getsid(0)}  # sessions (an autogroup is a session's); never the grading process's
+    while _idle(main):
         if _LOWERING.wait(1.0):
             for pid in tree(os.getpid()):
-                if pid not in lowered and os.sched_getscheduler(0) == os.SCHED_IDLE:
-                    lowered.add(pid)
-                    _autogroup(pid, AUTOGROUP_IDLE)  # a session of the grading process's is left alone
+                try:
+                    sid = os.getsid(pid)  # a child forked into its parent's session may setsid after: looked at again
+                except OSError:
+                    continue
+                if sid not in lowered and _idle(main):
+                    lowered.add(sid)
+                    _autogroup(pid, AUTOGROUP_IDLE)
             clock.sleep(0.05)
+
+
+def _idle(tid: int) -> bool:
+    try:
+        return os.sched_getscheduler(tid) == os.SCHED_IDLE
+    except OSError:
+        return False
 
 
 def _autogroup(pid: int, nice: str) -> None:
