@@ -23,12 +23,15 @@ import shutil
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_batch  # noqa: E402
+import endless_timeline  # noqa: E402
 
+from autograder.batch.confirmer import TRACE  # noqa: E402
 from autograder.config import load_rubric  # noqa: E402
 
 GOAL = 0.10  # of the one-worker batch's wall time without endless loops
@@ -87,12 +90,20 @@ def measure(subs: Path, made: list, tmp: Path, env: dict, repeats: int) -> dict:
     wall: dict[str, list[float]] = {"with": [], "without": []}
     cpu: dict[str, list[float]] = {"with": [], "without": []}
     confirmed: list[int] = []  # per run with: the submissions whose loop the confirmation stopped (the gradebook)
+    runs: dict[str, list[dict]] = {"with": [], "without": []}  # each run's timeline (endless_timeline.py)
+    machines: dict[str, list[dict]] = {"with": [], "without": []}
+    loads: list[str] = []
     for r in range(repeats):
         for label, folder in (("with", subs), ("without", twin)):
-            out = tmp / f"out-endless-{label}-{r}"
-            seconds, _ = bench_batch.cli_grade(folder, out, 1, env)
+            out, trace = tmp / f"out-endless-{label}-{r}", tmp / f"trace-{label}-{r}"
+            loads.append(bench_batch.load())
+            stat, start = endless_timeline.proc_stat(), time.monotonic()
+            seconds, _ = bench_batch.cli_grade(folder, out, 1, {**env, TRACE: str(trace)})
+            end = time.monotonic()
             wall[label].append(seconds)
             cpu[label].append(bench_batch.CPU[str(out)])
+            runs[label].append(endless_timeline.timeline(endless_timeline.read_trace(trace), start, end))
+            machines[label].append(endless_timeline.machine(stat, endless_timeline.proc_stat(), cpu[label][-1], seconds))
             if label == "with":
                 confirmed.append((out / "gradebook.csv").read_text(encoding="utf-8").count(CONFIRMED))
             shutil.rmtree(out, ignore_errors=True)
@@ -101,13 +112,15 @@ def measure(subs: Path, made: list, tmp: Path, env: dict, repeats: int) -> dict:
     last = max(positions(made)) / len(made) if endless else 0.0
     med_cpu = {k: statistics.median(v) for k, v in cpu.items()}
     extra = med["with"] - med["without"]
+    pairs = sorted(w / o - 1 for w, o in zip(wall["with"], wall["without"]))  # each run with against the next without
     return {"endless": len(endless), "count": len(made), "repeats": repeats, "positions": positions(made),
             "wall": wall, "cpu": cpu, "median_wall": med, "median_cpu": med_cpu,
             "extra_wall": extra, "share_of_wall": extra / med["without"],
             "extra_cpu": med_cpu["with"] - med_cpu["without"],
             "share_of_cpu": (med_cpu["with"] - med_cpu["without"]) / med_cpu["without"],
             "per_endless_wall": extra / max(1, len(endless)), "confirmed": confirmed,
-            "goal": GOAL, "goal_met": extra / med["without"] < GOAL,
+            "goal": GOAL, "goal_met": extra / med["without"] < GOAL, "pairs": pairs, "loads": loads,
+            "timeline": endless_timeline.summary(runs, machines),
             # class 3's rule: the last endless submission's looping case computes its whole case_timeout of CPU in
             # its confirmation, which starts no sooner than the worker reaches it (about `last` of the batch's way)
             "least_tail": max(0.0, timeout - (1 - last) * med["without"]), "case_timeout": timeout}
@@ -127,6 +140,9 @@ def lines(numbers: dict) -> list[str]:
         "endless submission; what a loaded machine changes least: one worker computes one thing at a time)",
         f"  endless submissions stopped by the confirmation (still computing through the case_timeout in CPU), "
         f"each run: {', '.join(map(str, numbers['confirmed']))} of {e}",
+        f"  each pair in turns (a run with, the next without): {statistics.median(numbers['pairs']):+.1%} median, "
+        f"{numbers['pairs'][0]:+.1%} to {numbers['pairs'][-1]:+.1%}; load average (1/5 min) before each run: "
+        f"{', '.join(numbers['loads'])}",
         f"  runs (wall s): with {', '.join(f'{s:.2f}' for s in numbers['wall']['with'])}; "
         f"without {', '.join(f'{s:.2f}' for s in numbers['wall']['without'])}",
         f"  runs (CPU s): with {', '.join(f'{s:.2f}' for s in numbers['cpu']['with'])}; "
@@ -135,7 +151,9 @@ def lines(numbers: dict) -> list[str]:
         f"{max(numbers['positions'] or [0]) / n:.0%} of the way, loops its whole {numbers['case_timeout']:g} s of CPU "
         f"after that): {numbers['least_tail']:.2f} s = {numbers['least_tail'] / numbers['median_wall']['without']:.1%}"
         " of the wall (an estimate: the batch's rate taken as even)",
-        f"  goal (< {GOAL:.0%} of the wall): {'met' if numbers['goal_met'] else 'MISSED'}",
+        *endless_timeline.lines(numbers["timeline"]),
+        f"  goal (< {GOAL:.0%} of the wall): {'met' if numbers['goal_met'] else 'MISSED'}"
+        f"{' (on a shared machine: not a measure of the kit)' if numbers['timeline']['shared'] > endless_timeline.SHARED else ''}",
     ]
 
 

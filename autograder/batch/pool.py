@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
-from autograder.batch.confirmer import Confirmer
+from autograder.batch.confirmer import Confirmer, confirming, trace, trace_waits
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
 
@@ -75,7 +75,9 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
                 for job in in_flight:
                     if _run_pool(deque([job]), 1, grade_one, fields, on_done, confirmer):
                         on_done(job, None, WORKER_DIED)
-        confirmer.confirmer.hurry()  # only confirmations are left: at normal priority
+        trace("workers-done")
+        confirmer.confirmer.hurry()  # only confirmations are left: at normal priority, one a CPU
+        confirmer.hand_over()
         while confirmer.futures:
             done, _ = wait(confirmer.futures, return_when=FIRST_COMPLETED)
             with sigint_deferred():
@@ -88,18 +90,30 @@ def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, ru
 
 
 class _Confirming:
-    """The confirmations under way: future -> (the job, its first report and why)."""
+    """The confirmations under way: future -> (the job, its first report and why); and those waiting for a
+    confirmer process (handed over as one is free: Confirmer.width), in the order they were asked for."""
 
     def __init__(self, confirmer: Confirmer, grade_one: GradeOne, fields: dict):
         self.confirmer, self.grade_one, self.fields = confirmer, grade_one, fields
         self.futures: dict[Future, tuple[Job, Report | None, str | None]] = {}
+        self.waiting: deque[tuple[Job, Report | None, str | None]] = deque()
 
     def add(self, job: Job, report: Report | None, why: str | None) -> None:
-        future = self.confirmer.submit(grade_job, self.grade_one, job.path, job.student, self.fields, job.variant)
-        self.futures[future] = (job, report, why)
+        trace("asked", job.student)
+        self.waiting.append((job, report, why))
+        self.hand_over()
+
+    def hand_over(self) -> None:
+        """The waiting confirmations to the confirmer, as many as may run at once."""
+        while self.waiting and len(self.futures) < self.confirmer.width():
+            job, report, why = self.waiting.popleft()
+            future = self.confirmer.submit(confirming, grade_job, job.student, self.grade_one, job.path,
+                                           job.student, self.fields, job.variant)
+            self.futures[future] = (job, report, why)
 
     def results(self, done) -> list[tuple]:
-        """(job, report, why) of each finished confirmation; where it failed, the first grading's."""
+        """(job, report, why) of each finished confirmation (where it failed, the first grading's); the next
+        waiting ones handed over."""
         finished = []
         for future in [f for f in done if f in self.futures]:
             job, report, why = self.futures.pop(future)
@@ -108,6 +122,7 @@ class _Confirming:
             except BaseException:  # noqa: BLE001 - a broken confirmer: the guess stands, nothing is lost
                 confirmed, said = None, None
             finished.append((job, confirmed, said) if confirmed is not None else (job, report, why))
+        self.hand_over()
         return finished
 
 
@@ -162,6 +177,7 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
     except BaseException:  # a failing on_done: stop the workers now
         _stop(pool.executor)
         raise
+    trace_waits([p.pid for p in (getattr(pool.executor, "_processes", None) or {}).values() if p.pid])
     pool.executor.shutdown(wait=True, cancel_futures=True)
     return _suspects(broken, pool.started(), pending)
 

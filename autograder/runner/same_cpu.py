@@ -17,6 +17,8 @@ or, where that name is taken by someone else (another user's folder, a planted l
 cpus/ in the kit's cache; opened with O_NOFOLLOW and O_CLOEXEC (no child inherits a slot: a slot is
 free again the moment its holder dies).
 AUTOGRADER_SAME_CPU=0 turns it off; where the OS can't pin (macOS), nothing is done.
+`held_by` says which CPUs given processes hold slots on (the kernel's /proc/locks): a batch's confirmer keeps
+off its workers' CPUs with it (batch/confirmer.py), whoever else holds slots on the machine.
 """
 from __future__ import annotations
 
@@ -113,3 +115,27 @@ def _folder() -> Path | None:
         except (NotOwnFolder, OSError):
             continue
     return None
+
+
+def held_by(pids: set[int]) -> set[int]:
+    """The CPUs on which any of `pids` holds a slot (none where slots or /proc/locks can't be read)."""
+    folder = _folder() if wanted() else None
+    if folder is None or not pids:
+        return set()
+    cpus: dict[int, int] = {}  # a slot file's inode -> its CPU
+    try:
+        for entry in os.scandir(folder):
+            cpu = entry.name.split("-", 1)[0]
+            if cpu.isdigit():
+                cpus[entry.inode()] = int(cpu)
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            locks = [line.split() for line in f]
+    except OSError:
+        return set()
+    held = set()
+    for fields in locks:  # "1: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF"
+        if len(fields) > 5 and fields[1] == "FLOCK" and fields[4].isdigit() and int(fields[4]) in pids:
+            inode = fields[5].rsplit(":", 1)[-1]
+            if inode.isdigit() and int(inode) in cpus:
+                held.add(cpus[int(inode)])
+    return held
