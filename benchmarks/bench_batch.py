@@ -293,6 +293,15 @@ def add_hostile(dest: Path, solutions: dict[str, str]) -> None:
         write_submission({**solutions, "engine.py": solutions["engine.py"] + tail}, "package", dest, student)
 
 
+def without_endless(made: list[Made], dest: Path) -> int:
+    """A copy of the class in dest without its endless loops (the run the goal is judged on); how many it holds."""
+    dest.mkdir()
+    kept = [m for m in made if m.kind != "endless"]
+    for m in kept:
+        (shutil.copytree if m.path.is_dir() else shutil.copy)(m.path, dest / m.path.name)
+    return len(kept)
+
+
 # ---- running the CLI --------------------------------------------------------------------------
 
 CPU: dict[str, float] = {}  # out folder -> CPU seconds of its run: the CLI, its workers, children, sandboxes
@@ -377,11 +386,7 @@ def main(argv: list[str] | None = None) -> int:
         cli_grade(warm, tmp / "out-warm", 1, env)
 
         honest = tmp / "class-honest"  # the class without its endless loops: the goal's run, the floor's class
-        honest.mkdir()
-        for m in made:
-            if m.kind != "endless":
-                (shutil.copytree if m.path.is_dir() else shutil.copy)(m.path, honest / m.path.name)
-        honest_count = len(made) - sum(m.kind == "endless" for m in made)
+        honest_count = without_endless(made, honest)
 
         timings, loads, cpu = {}, {}, {}
         for label, folder, out, workers in (("workers 1", subs, tmp / "out-1", 1),
