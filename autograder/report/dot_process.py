@@ -111,6 +111,10 @@ def _dot(path: str) -> Dot:
         old = _KEPT.pop()
         if old.pid == os.getpid():
             old.close()
+        else:  # the parent's, inherited by a fork: our copies of its pipes closed, the dot itself left alone
+            for stream in (old.proc.stdin, old.proc.stdout):
+                stream.close()
+            _INHERITED.append(old)  # never collected here: Popen would warn of a process still running
     if not _KEPT:
         if not _CLOSING:
             atexit.register(close)
@@ -120,6 +124,7 @@ def _dot(path: str) -> Dot:
 
 
 _CLOSING: list[bool] = []
+_INHERITED: list[Dot] = []
 
 
 def close() -> None:
