@@ -43,7 +43,7 @@ class Child(Conversation):
         """level: how to start, end and describe the child (runner/levels/basic.py's Level, chosen by levels/__init__.py)."""
         super().__init__(limits)
         self.level = level
-        self.home = child_home()
+        self.home = child_home() if level.needs_home() else None  # a zygote's child has a fresh /tmp instead
         self.proc = None
         self.started = 0           # the child's start, in clock ticks (start_ticks); 0: nothing to sweep
         self.before: dict[int, int] = {}  # the grading process's children then (own_children)
@@ -136,7 +136,8 @@ class Child(Conversation):
             for fd in self._fds:
                 os.close(fd)
             self._fds = None
-            remove_child_home(self.home)
+            if self.home is not None:
+                remove_child_home(self.home)
         return None if self.proc is None else self.level.exit_status(self.proc.returncode)
 
     def exited(self, wait: float = 0.0) -> bool:

@@ -22,6 +22,20 @@ def _homes(tmp: Path) -> list[str]:
     return sorted(name for name in os.listdir(tmp) if name.startswith("backprop-child-"))
 
 
+def _copies(tmp: Path, marker: str) -> list[str]:
+    """The kit's folders holding a copy of the file with `marker` in it: a child's home (in the temporary
+    folder), or a zygote's staging folder (there, or in memory: scratch.SHM; other runs' are left out)."""
+    found = []
+    for place in (tmp, Path(scratch.SHM)):
+        names = os.listdir(place) if place.is_dir() else []
+        for name in names:
+            folder = place / name
+            if name.startswith(("backprop-child-", "backprop-staging-")) and any(
+                    marker in path.read_text(errors="replace") for path in folder.rglob("engine.py")):
+                found.append(str(folder))
+    return sorted(found)
+
+
 def test_is_a_home_left_by_a_killed_grader_swept_by_the_next_folder_made(tmp_path, monkeypatch):
     code = ("import os; from autograder.runner.sandbox import child_home; home = child_home(); "
             "open(os.path.join(home, 'engine.py'), 'w').write('# a student'); print(home, flush=True); "
@@ -53,7 +67,8 @@ def test_does_a_check_killed_outright_leave_nothing_after_the_next_check(tmp_pat
     student = tmp_path / "student"
     (student / "micrograd").mkdir(parents=True)
     (student / "micrograd" / "__init__.py").write_text("")
-    (student / "micrograd" / "engine.py").write_text("import time\ntime.sleep(60)\n")  # the import never ends
+    marker = f"# {tmp_path}"  # this test's student: not another run's
+    (student / "micrograd" / "engine.py").write_text(f"{marker}\nimport time\ntime.sleep(60)\n")  # the import never ends
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     check = [sys.executable, "-m", "autograder", "check", str(student)]
@@ -61,13 +76,13 @@ def test_does_a_check_killed_outright_leave_nothing_after_the_next_check(tmp_pat
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         end = time.monotonic() + 60
-        while not _homes(tmp) and time.monotonic() < end and proc.poll() is None:
+        while not _copies(tmp, marker) and time.monotonic() < end and proc.poll() is None:
             time.sleep(0.05)
-        assert _homes(tmp), "the check made a child's home"
+        assert _copies(tmp, marker), "the check copied the submission"
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    assert _homes(tmp), "killed outright, it left its child's home"
-    (student / "micrograd" / "engine.py").write_text("")  # the next check ends at once
+    assert _copies(tmp, marker), "killed outright, it left its copy"
+    (student / "micrograd" / "engine.py").write_text("")  # the next check ends at once (its copy: no marker)
     subprocess.run(check, env=_kit_env(tmp), cwd=ROOT, capture_output=True, timeout=120)
-    assert _homes(tmp) == []
+    assert _copies(tmp, marker) == []

@@ -61,6 +61,11 @@ class Level:
         self.why = why  # why this level and not a better one: for the note
         self.keys = seccomp.keys_filter()  # kernel keyrings refused (the other levels' filters refuse them too)
 
+    def needs_home(self) -> bool:
+        """Is the child's home (sandbox.child_home: a folder in the temporary folder) made for `launch`? A
+        level that can do without one is given None, and makes one itself where it must."""
+        return True
+
     def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
         """packages: the real paths of the allowed packages to show the child (packages.py)."""

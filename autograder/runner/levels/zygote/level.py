@@ -5,6 +5,8 @@ AUTOGRADER_ZYGOTE=0 turns it off: every child then starts the plain bubblewrap w
 from __future__ import annotations
 
 import atexit
+import errno
+import itertools
 import os
 import select
 import shutil
@@ -17,6 +19,9 @@ from autograder.runner.kill import pidfd
 from autograder.runner.levels.basic import Launch, Level, open_up, special_files
 from autograder.runner.limits import Limits, rlimit_values
 from autograder.runner.levels.zygote.zygote import Zygote, ZygoteFailed
+from autograder.runner.sandbox import child_home, remove_child_home
+
+_STAGED = itertools.count(1)  # the names of the submissions' copies in a zygote's staging folder: s1, s2...
 
 ENV = "AUTOGRADER_ZYGOTE"
 
@@ -38,12 +43,21 @@ def stage(student_root: str, copy: str) -> None:
 def link_or_copy(source: str, target: str) -> str:
     """A hard link to a regular file open_up leaves as it is (0644, or 0755): no copy to write. The child reads
     the inode through its read-only bind of the staging folder and can't write, chmod or link it there (the
-    folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. A copy
-    for any other file (open_up would change the grader's file's mode) or across filesystems."""
+    folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. Where the
+    staging folder is on another filesystem (in memory: staging.py), a copy of such a file with its mode, and
+    no other system call. A copy with its metadata for any other file (open_up would change the grader's
+    file's mode)."""
     try:
         mode = os.lstat(source).st_mode
         if stat.S_ISREG(mode) and stat.S_IMODE(mode) in (0o644, 0o755):
-            os.link(source, target)
+            try:
+                os.link(source, target)
+            except OSError as err:
+                if err.errno != errno.EXDEV:
+                    raise
+                shutil.copyfile(source, target)
+                if stat.S_IMODE(os.stat(target).st_mode) != stat.S_IMODE(mode):  # a umask other than 022
+                    os.chmod(target, stat.S_IMODE(mode))
             return target
     except OSError:
         pass
@@ -133,27 +147,52 @@ class ZygoteLevel(Level):
         if wanted():
             self._zygote(programs_dir, packages)
 
-    def launch(self, *, limits: Limits, cpu: int, home: str, student_root: str,
+    def needs_home(self) -> bool:
+        """A forked child's /tmp is a fresh tmpfs, and its submission is staged under a name of the zygote's:
+        no home is made for it (three folders and a file fewer in the temporary folder, each submission). Where
+        the child starts the plain bubblewrap way after all, `launch` makes one."""
+        return not wanted()
+
+    def launch(self, *, limits: Limits, cpu: int, home: str | None, student_root: str,
                programs_dir: str | None, job_fd: int, result_fd: int, packages: tuple[str, ...] = ()) -> Launch:
         options = dict(limits=limits, cpu=cpu, home=home, student_root=student_root, programs_dir=programs_dir,
                        job_fd=job_fd, result_fd=result_fd, packages=packages)
         zygote = self._zygote(programs_dir, packages) if wanted() else None
         if zygote is None:
-            return self.bwrap.launch(**options)
-        folder = os.path.basename(home)
-        copy = os.path.join(zygote.staging, folder)
+            return self._bwrap_launch(options)
+        copy = os.path.join(zygote.staging, os.path.basename(home) if home else f"s{next(_STAGED)}")
         try:
             stage(student_root, copy)
+        except OSError as err:  # no room for its copy (the staging folder in memory): the plain bubblewrap way
+            shutil.rmtree(copy, ignore_errors=True)
+            self.failed = f"the submission could not be staged: {err}"
+            return self._bwrap_launch(options)
+        try:
             forked = self._fork(zygote, copy, limits, cpu, programs_dir, job_fd, result_fd)
         except (ZygoteFailed, ValueError) as err:
             self.failed = str(err)
             zygote.stop()
             shutil.rmtree(copy, ignore_errors=True)
-            return self.bwrap.launch(**options)
+            return self._bwrap_launch(options)
         self.live[forked.pid] = forked
         return Launch(argv=[], cwd="/", env={}, preexec=lambda: None, student_root=SUBMISSION,
                       site=SITE_DIR if packages else None, spawn=lambda: forked,
                       finish=lambda: shutil.rmtree(copy, ignore_errors=True))
+
+    def _bwrap_launch(self, options: dict) -> Launch:
+        """The plain bubblewrap way, with a home of its own made here when the caller made none (needs_home), and
+        removed with what that launch clears."""
+        if options["home"] is not None:
+            return self.bwrap.launch(**options)
+        home = child_home()
+        try:
+            launch = self.bwrap.launch(**{**options, "home": home})
+        except BaseException:
+            remove_child_home(home)
+            raise
+        finish = launch.finish
+        launch.finish = lambda: ((finish() if finish is not None else None), remove_child_home(home))
+        return launch
 
     @staticmethod
     def _fork(zygote: Zygote, copy: str, limits: Limits, cpu: int, programs_dir, job_fd: int,

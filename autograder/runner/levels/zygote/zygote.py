@@ -59,7 +59,7 @@ class Zygote:
     """One bwrap running child/zygote.py, its control socket and its staging folder."""
 
     def __init__(self, level: BubblewrapLevel, programs_dir: str | None, packages: tuple[str, ...]):
-        staging.sweep()  # what a killed run's zygotes left, once per process
+        staging.sweep()  # what a killed run's zygotes left (the temporary folder's once per process)
         self.staging, self.held = staging.make()
         self.lock = threading.Lock()
         self.count = 0
