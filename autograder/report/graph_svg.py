@@ -59,7 +59,7 @@ class Picture:
 def pictures(graphs: list[tuple[CaseGraph, str]], room_px: float) -> list[Picture | None]:
     """Many pictures (graph, title) at once, each readable within room_px: the first of top to bottom,
     left to right, then ever smaller parts of the graph around its first wrong step (the title says
-    which part) that fits; scaled down to the room. Each round of tries is one run of dot. None each
+    which part) that fits; scaled down to the room (dot_process.py draws them). None each
     without graphviz (or where dot refused every try)."""
     if missing():
         return [None] * len(graphs)
@@ -105,29 +105,18 @@ def _part_title(title: str, part: CaseGraph, whole: CaseGraph) -> str:
 
 
 def _drawn(sources: list[str | None]) -> list[str | None]:
-    """dot's SVG of each source (None stays None), in one run of dot for all those not drawn before in
-    this process (a page's pictures; starting dot costs more than drawing a small graph)."""
+    """dot's SVG of each source (None stays None; None too where dot refused it), drawn by this process's one
+    dot (dot_process.py: starting dot costs more than drawing a small graph) for those not drawn before in this
+    process."""
     if len(_DRAWN) > 512:  # a long batch: keep memory flat
         _DRAWN.clear()
     new = list(dict.fromkeys(s for s in sources if s is not None and s not in _DRAWN))
     if new:
-        drawn = _dot(new)
-        if drawn is None:  # dot refused one of them: each on its own, a refused one shows as text
-            drawn = [(_dot([src]) or [None])[0] for src in new]
+        from autograder.report import dot_process
+
+        drawn = dot_process.draw(_dot_on(os.environ.get("PATH")), new)
         _DRAWN.update(zip(new, drawn))
     return [_DRAWN[s] if s is not None else None for s in sources]
-
-
-def _dot(sources: list[str]) -> list[str] | None:
-    """dot's SVG of each source, in one run; None if dot failed."""
-    import graphviz
-
-    try:
-        out = graphviz.Source("\n".join(sources)).pipe(format="svg", encoding="utf-8")
-    except graphviz.CalledProcessError:
-        return None
-    drawn = [part[part.index("<svg"):] + "</svg>" for part in out.split("</svg>")[:-1]]
-    return drawn if len(drawn) == len(sources) else None
 
 
 # dot source -> its SVG (None: dot refused it): the same wrong graph recurs across a class, drawn once a process

@@ -2,6 +2,8 @@
 matplotlib at idle priority meanwhile, the grading process after a painter that died, or one not started?"""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from autograder.batch import painter
@@ -66,3 +68,18 @@ def test_does_a_small_class_import_in_a_thread_of_its_own():
     painter.start(painter.PAINTER_MIN - 1)
     assert [type(s).__name__ for s in painter._STARTED] == ["Thread"]
     assert painter.draw(SUMMARY) == histogram_png(SUMMARY)
+
+
+def test_does_the_painter_draw_only_when_asked(monkeypatch):
+    """A drawing costs ~0.05 s of CPU, the first one as much as the next (matplotlib's import loads the fonts): is
+    nothing drawn while matplotlib is imported ahead, at idle priority, only the class's picture when asked?"""
+    import threading
+
+    from autograder.report import histogram
+
+    drawn = []
+    monkeypatch.setattr(histogram, "histogram_png", lambda summary: drawn.append(summary) or b"")
+    thread = threading.Thread(target=painter._import, kwargs={"idle": True})  # idle: this thread only
+    thread.start()
+    thread.join()
+    assert "matplotlib.figure" in sys.modules and drawn == []

@@ -138,3 +138,43 @@ def test_does_a_repair_that_reads_a_whole_class_never_run_narrowed():
     assert not narrow.narrows(ops_wiring.AddReflectedMethod)
     assert not narrow.narrows(nn.AddBias)
     assert not narrow.narrows(nn_params.ListBias)  # everywhere: it reads how __init__ keeps the bias
+
+
+def test_does_libcst_parse_only_the_statements_holding_the_scope_when_one_file_is_repaired(tmp_path, monkeypatch):
+    """A student's one file holds engine, nn and train: is only the class holding __mul__ parsed (the imports, the
+    other classes and functions cut: a repair never visits them), and the repair still what the whole file's is?"""
+    variant = next(v for v in corpus.VARIANTS if v.task == "mul" and corpus.NAMED[v.id]
+                   and all(narrow.narrows(r) for r in apply.repairs("mul", corpus.NAMED[v.id])))
+    files = _one_file({**SOLUTION, variant.file: corpus.variant_source(variant)})
+    package = tmp_path / "micrograd"
+    package.mkdir()
+    (package / "engine.py").write_text(files["engine.py"], encoding="utf-8")
+    parsed: list[str] = []
+    real = cst.parse_module
+
+    def parse(text, *args, **kwargs):
+        parsed.append(text)
+        return real(text, *args, **kwargs)
+    monkeypatch.setattr(apply.cst, "parse_module", parse)
+    mistakes = (corpus.NAMED[variant.id],)
+    found = apply.repaired(package, "mul", mistakes)
+    assert found[1][mistakes[0]], "the repair found its spot"
+    assert parsed and all("def __mul__" in t and "class MLP" not in t and "def train" not in t and "import" not in t
+                          for t in parsed)
+    monkeypatch.setattr(apply.cst, "parse_module", real)
+    assert found == apply._wholly(files, "mul", mistakes)
+
+
+@pytest.mark.parametrize("text", [
+    "if True:\n  import math\n\n\nclass Value:\n    def __mul__(self, other):\n        return self\n",
+    '"""A docstring."""\r\nimport math\n\n\nclass Value:\n    def __mul__(self, other):\n        return self\n',
+    "import math\n\n\ndef helper():\n\treturn 1\n\n\nclass Value:\n    def __mul__(self, other):\n        return self\n",
+])
+def test_does_a_narrowed_file_keep_the_indent_and_line_ending_libcst_reads_first(text):
+    """LibCST writes the lines a repair adds with the file's first indent and first line ending: the statement
+    holding the first indented line stays, and where cutting would change the first line ending, nothing at the
+    top level is cut."""
+    part = narrow.narrowed(text, Scope(frozenset({"__mul__"})))
+    whole, kept = cst.parse_module(text), cst.parse_module(part.text if part else text)
+    assert (kept.default_indent, kept.default_newline) == (whole.default_indent, whole.default_newline)
+    assert part is None or narrow.put_back(part, part.text) == text

@@ -190,3 +190,47 @@ def test_is_a_graphs_dot_source_made_once_a_process_and_anothers_afresh(monkeypa
     other = CaseGraph((GraphNode("x0", 2.0, grad=3.0, expected=4.0, wrong_grad=True),))
     assert graph_svg.source(other, title) != first and graph_svg.source(graph, title + "!") != first
     assert graph_svg.source(graph, title, "LR") != first and len(built) == 4
+
+
+def _tiny(value: float):
+    from autograder.report.model import CaseGraph, GraphNode
+
+    return CaseGraph((GraphNode("x0", value, grad=1.0, expected=4.0, wrong_grad=True),))
+
+
+@needs_dot
+def test_is_a_picture_the_same_whatever_was_drawn_before_it():
+    """A page's picture is the one a fresh dot draws of it alone, whether it comes first in a round of pictures or
+    after others (dot numbers an unnamed graph and prefixes its group's id by what it drew before)."""
+    first, second = (_tiny(2.0), "test_is_a_picture_the_same: first"), (_tiny(3.0), "test_is_a_picture_the_same: 2nd")
+    graph_svg._DRAWN.clear()
+    together = graph_svg.svgs([first, second])
+    graph_svg._DRAWN.clear()
+    assert graph_svg.svgs([second]) == together[1:] and graph_svg.svgs([first]) == together[:1]
+    assert '<g id="graph0" class="graph"' in together[1] and "page0,1" not in together[1]
+
+
+@needs_dot
+def test_does_one_dot_draw_a_class_of_pictures(monkeypatch):
+    """Starting dot costs more than drawing a small graph: is one dot started for many rounds of new pictures
+    (the pages of a class), and a new one only after dot refused a source?"""
+    import subprocess
+
+    started = []
+    real = subprocess.Popen
+
+    def counting(argv, *args, **kwargs):
+        if Path(str(argv[0])).name == "dot":
+            started.append(argv)
+        return real(argv, *args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", counting)
+    graph_svg._DRAWN.clear()
+    for value in (5.0, 6.0, 7.0):
+        assert graph_svg.svgs([(_tiny(value), "test_does_one_dot_draw")])[0].startswith("<svg")
+    assert len(started) <= 1
+    real_source = graph_svg.source
+    monkeypatch.setattr(graph_svg, "source",
+                        lambda g, title="", *rest: "digraph { [ }" if title == "bad" else real_source(g, title, *rest))
+    bad, good = graph_svg.svgs([(_tiny(8.0), "bad"), (_tiny(8.0), "good")])
+    assert bad is None and good.startswith("<svg") and len(started) <= 2

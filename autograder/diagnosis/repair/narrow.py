@@ -7,14 +7,20 @@ comments and blank lines between methods kept), the repair runs on what is left,
 are put back between the cut ones: the same text a repair of the whole file writes. Only for a repair that
 looks at nothing but the scope's functions (not a class as a whole: `leave_class`; not `everywhere`); where
 the lines it changed touch a cut (the side of it they belong on is not known), nothing is put back and the
-whole file is repaired instead. Text only, read with the standard library's `ast`: nothing of it runs.
+whole file is repaired instead. The top-level statements that hold none of the scope's functions are cut too (a
+repair visits only those that do: apply._visit), but for the one holding the file's first indented line, and
+not where that would change the file's first line ending (LibCST writes new lines with the indent and the line
+ending it reads first in the text it parses). Text only, read with the standard library's `ast` and `tokenize`
+(the first tokens only): nothing of it runs.
 """
 from __future__ import annotations
 
 import ast
 import difflib
 import functools
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 
 from autograder.diagnosis.repair.base import Repair, Scope
@@ -52,29 +58,67 @@ def defined(texts: list[str], name: str) -> bool | None:
 
 
 def narrowed(text: str, where: Scope) -> Narrowed | None:
-    """The text with the methods outside `where` cut from the top-level classes holding one of its functions
-    (None: a text `ast` can't read, or nothing to cut)."""
+    """The text with the methods outside `where` cut from the top-level classes holding one of its functions, and
+    the top-level statements holding none cut too (None: a text `ast` can't read, or nothing to cut)."""
     tree = _tree(text)
     if tree is None:
         return None
     cut: set[int] = set()
+    top: set[int] = set()
     for line in tree.body:
         if isinstance(line, ast.ClassDef) and set(_methods(line)) & where.names:
             for method in line.body:
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name not in where.names:
-                    first = min([method.lineno, *(d.lineno for d in method.decorator_list)])
-                    cut.update(range(first - 1, method.end_lineno))
-    if not cut:
-        return None
+                    cut.update(_span(method))
+        elif not (isinstance(line, (ast.FunctionDef, ast.AsyncFunctionDef)) and line.name in where.names):
+            top.update(_span(line))
+    first = _first_indent(text) if top else -1
+    if first != -1:  # never the statement holding the first indented line
+        top -= next((set(_span(line)) for line in tree.body if first is not None and line.lineno <= first <= line.end_lineno),
+                    set())
+        found = _cut(lines(text), cut | top) if top else None
+        if found is not None and _newline(found.text) == _newline(text):
+            return found
+    return _cut(lines(text), cut) if cut else None
+
+
+def _cut(all_lines: list[str], cut: set[int]) -> Narrowed:
     kept: list[str] = []
     cut_before: list[str] = [""]
-    for i, line in enumerate(lines(text)):
+    for i, line in enumerate(all_lines):
         if i in cut:
             cut_before[-1] += line
         else:
             kept.append(line)
             cut_before.append("")
     return Narrowed("".join(kept), tuple(kept), tuple(cut_before))
+
+
+def _span(node: ast.stmt) -> range:
+    """The lines (from 0) of a statement, its decorators' included."""
+    return range(min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]) - 1, node.end_lineno)
+
+
+@functools.lru_cache(maxsize=8)
+def _first_indent(text: str) -> int | None:
+    """The line (from 1) of the text's first INDENT token, as Python's tokenizer finds it (None: there is none;
+    -1: the tokenizer can't read it). The tokens are read only that far."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.INDENT:
+                return token.start[0]
+    except (tokenize.TokenError, SyntaxError):
+        return -1
+    return None
+
+
+def _newline(text: str) -> str | None:
+    """The first line ending (LibCST's default newline is the file's first)."""
+    found = _NEWLINE.search(text)
+    return found.group(0) if found else None
+
+
+_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 def put_back(narrow: Narrowed, after: str) -> str | None:
