@@ -18,6 +18,7 @@ from autograder.runner.levels.bwrap.level import PROGRAMS_DIR, SITE_DIR, SUBMISS
 from autograder.runner.kill import pidfd
 from autograder.runner.levels.basic import Launch, Level, open_up, special_files
 from autograder.runner.limits import Limits, rlimit_values
+from autograder.runner.levels.zygote import staging
 from autograder.runner.levels.zygote.zygote import Zygote, ZygoteFailed
 from autograder.runner.sandbox import child_home, remove_child_home
 
@@ -30,17 +31,24 @@ def wanted() -> bool:
     return os.environ.get(ENV, "").strip() != "0"
 
 
-def stage(student_root: str, copy: str) -> None:
+def stage(student_root: str, copy: str, link: bool = True) -> None:
     """The submission in the staging folder, readable by uid 65534 (an empty folder when there is none:
-    the child says the files are missing). Its files are hard links where they can be (link_or_copy)."""
+    the child says the files are missing). Its files are hard links where they can be (link_or_copy), or
+    copies (`link` False: a staging folder in memory, where the grader's prepared copy is too, grading.py)."""
     if os.path.isdir(student_root):
-        shutil.copytree(student_root, copy, symlinks=True, ignore=special_files, copy_function=link_or_copy)
+        copy_function = link_or_copy if link else copy_file
+        shutil.copytree(student_root, copy, symlinks=True, ignore=special_files, copy_function=copy_function)
         open_up(copy)
     else:
         os.mkdir(copy, 0o755)
 
 
-def link_or_copy(source: str, target: str) -> str:
+def copy_file(source: str, target: str) -> str:
+    """A copy (link_or_copy's without the link): no inode of the grader's shared with the child."""
+    return link_or_copy(source, target, link=False)
+
+
+def link_or_copy(source: str, target: str, link: bool = True) -> str:
     """A hard link to a regular file open_up leaves as it is (0644, or 0755): no copy to write. The child reads
     the inode through its read-only bind of the staging folder and can't write, chmod or link it there (the
     folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. Where the
@@ -51,6 +59,8 @@ def link_or_copy(source: str, target: str) -> str:
         mode = os.lstat(source).st_mode
         if stat.S_ISREG(mode) and stat.S_IMODE(mode) in (0o644, 0o755):
             try:
+                if not link:
+                    raise OSError(errno.EXDEV, "a copy asked for")
                 os.link(source, target)
             except OSError as err:
                 if err.errno != errno.EXDEV:
@@ -162,7 +172,10 @@ class ZygoteLevel(Level):
             return self._bwrap_launch(options)
         copy = os.path.join(zygote.staging, os.path.basename(home) if home else f"s{next(_STAGED)}")
         try:
-            stage(student_root, copy)
+            # in memory, the prepared copy (grading.py) is on the staging folder's filesystem: copied, not linked,
+            # so that no file the grader reads again (repair copies them) is an inode the
+            # child has had open; a copy there costs memory only (benchmarks/staging_cost.py)
+            stage(student_root, copy, link=not staging.in_memory(zygote.staging))
         except OSError as err:  # no room for its copy (the staging folder in memory): the plain bubblewrap way
             shutil.rmtree(copy, ignore_errors=True)
             self.failed = f"the submission could not be staged: {err}"
