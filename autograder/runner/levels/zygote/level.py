@@ -83,6 +83,7 @@ class Forked:
         self.returncode: int | None = None
         self.stdout, self.stderr = open(stdout, "rb", buffering=0), open(stderr, "rb", buffering=0)
         self.init_fd = pidfd(init_pid)  # readable once pid 1 has ended: after the process, with its status
+        self.own_fd = pidfd(pid)  # the student's process: killed with pid 1 where its reap is not waited for
 
     def exited(self, wait: float = 0.0) -> bool:
         """Has the submission ended (its pid 1 too, so that its exit status is the process's)?"""
@@ -90,18 +91,25 @@ class Forked:
             return True
         return bool(select.select([self.init_fd], [], [], wait)[0])
 
-    def end(self) -> None:
-        """Kill its pid 1 (the kernel ends the rest) and reap it; again is harmless."""
+    def end(self, wait: bool = True) -> None:
+        """Kill its pid 1 (the kernel ends the rest) and reap it; again is harmless. `wait` False (the caller
+        keeps no exit status): where pid 1 still runs, it and the student's process are killed here, and the
+        zygote reaps them while the grader goes on (Zygote.reap_later); the status is then the kill's, -9."""
         if self.returncode is None:
+            fds = [fd for fd in (self.init_fd, self.own_fd) if fd is not None]
             try:
-                status = self.zygote.reap(self.ident)
+                if not wait and len(fds) == 2 and not self.exited() and self.zygote.reap_later(self.ident, fds):
+                    status = -9
+                else:
+                    status = self.zygote.reap(self.ident)
             except (ZygoteFailed, ValueError):
                 self.zygote.stop()  # the namespace ends with the zygote's
                 status = None
             self.returncode = -9 if status is None else status
-        if self.init_fd is not None:
-            os.close(self.init_fd)
-            self.init_fd = None
+        for name in ("init_fd", "own_fd"):
+            if getattr(self, name) is not None:
+                os.close(getattr(self, name))
+                setattr(self, name, None)
 
     def wait(self) -> int:
         self.end()
@@ -223,12 +231,12 @@ class ZygoteLevel(Level):
             os.close(out_w), os.close(err_w)
         return Forked(zygote, ident, init_pid, pid, out_r, err_r)
 
-    def kill(self, pid: int) -> None:
+    def kill(self, pid: int, wait: bool = True) -> None:
         forked = self.live.pop(pid, None)
         if forked is None:
             self.bwrap.kill(pid)
         else:
-            forked.end()
+            forked.end(wait)
 
     def exit_status(self, returncode: int) -> int:
         return self.bwrap.exit_status(returncode)
