@@ -19,7 +19,7 @@ from autograder.report.model import Report
 from autograder.runner import run_cases
 from autograder.runner.limits import Limits
 from autograder.scoring import crashed_report, score_run
-from autograder.scratch import scratch
+from autograder.scratch import memory, scratch
 from autograder.submission import SubmissionError, prepare
 from autograder.tasks import TASK_IDS, TASK_MODULE
 from autograder.variants.model import BASE
@@ -131,7 +131,8 @@ def grade_path(
         from autograder.variants.forensics import sample_cases
 
         samples = sample_cases(rubric.variants.pool)
-    with scratch("autograder-") as work:
+    # the prepared copy in memory where it can be (scratch.memory: no disk's inodes, journal or discard)
+    with scratch("autograder-", where=memory()) as work:
         try:
             prepared = prepare(Path(path), Path(work))
         except SubmissionError as err:

@@ -107,13 +107,14 @@ class Child(Conversation):
 
     # -- ending ----------------------------------------------------------------------------
 
-    def kill(self) -> int | None:
+    def kill(self, wait: bool = True) -> int | None:
         """Kill the child's whole session, reap it, free everything; again is harmless.
 
-        Returns the exit status (negative: the signal), None if it never started.
+        Returns the exit status (negative: the signal), None if it never started. `wait` False: the caller keeps
+        no status (a run's end), and the level may reap it without waiting (Level.kill).
         """
         if self.proc is not None and self.proc.returncode is None:
-            self.level.kill(self.proc.pid)  # before reaping: until then its pid can't be reused
+            self.level.kill(self.proc.pid, wait=wait)  # before reaping: until then its pid can't be reused
             self.proc.wait()
             LIVE.discard(self.proc.pid)
             if self.started:

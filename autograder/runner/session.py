@@ -158,7 +158,7 @@ class _Run:
             child.close_input()  # no more cases: the child reads the end of its input and ends
             return []
         finally:
-            child.kill()
+            child.kill(wait=False)  # no status kept: a forked child's namespace is torn down while this goes on
             self.ignored += child.dropped_long
 
     def _await_case(self, child: Child, case: Case, nonce: str, start: float):

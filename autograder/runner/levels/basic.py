@@ -89,8 +89,10 @@ class Level:
         """The child's exit status as Popen gives it (negative: the signal)."""
         return returncode
 
-    def kill(self, pid: int) -> None:
-        """Kill the child and everything it started; `pid` is its session's leader, not yet reaped."""
+    def kill(self, pid: int, wait: bool = True) -> None:
+        """Kill the child and everything it started; `pid` is its session's leader, not yet reaped. `wait`
+        False: the caller keeps no exit status, and a level may leave what follows the kill to run on
+        (levels/zygote: its namespace's teardown)."""
         kill_session(pid)
 
     def note(self) -> str | None:

@@ -227,7 +227,7 @@ class BubblewrapLevel(Level):
     def exit_status(self, returncode: int) -> int:
         return -(returncode - 128) if 128 < returncode < 128 + 65 else returncode
 
-    def kill(self, pid: int) -> None:
+    def kill(self, pid: int, wait: bool = True) -> None:
         waits = [fd for fd in map(pidfd, children_of(pid)) if fd is not None]
         try:
             # pid 1 is in bwrap's group, and with it the kernel ends the namespace; bwrap ends only after

@@ -18,6 +18,7 @@ from autograder.runner.levels.bwrap.level import PROGRAMS_DIR, SITE_DIR, SUBMISS
 from autograder.runner.kill import pidfd
 from autograder.runner.levels.basic import Launch, Level, open_up, special_files
 from autograder.runner.limits import Limits, rlimit_values
+from autograder.runner.levels.zygote import staging
 from autograder.runner.levels.zygote.zygote import Zygote, ZygoteFailed
 from autograder.runner.sandbox import child_home, remove_child_home
 
@@ -30,17 +31,24 @@ def wanted() -> bool:
     return os.environ.get(ENV, "").strip() != "0"
 
 
-def stage(student_root: str, copy: str) -> None:
+def stage(student_root: str, copy: str, link: bool = True) -> None:
     """The submission in the staging folder, readable by uid 65534 (an empty folder when there is none:
-    the child says the files are missing). Its files are hard links where they can be (link_or_copy)."""
+    the child says the files are missing). Its files are hard links where they can be (link_or_copy), or
+    copies (`link` False: a staging folder in memory, where the grader's prepared copy is too, grading.py)."""
     if os.path.isdir(student_root):
-        shutil.copytree(student_root, copy, symlinks=True, ignore=special_files, copy_function=link_or_copy)
+        copy_function = link_or_copy if link else copy_file
+        shutil.copytree(student_root, copy, symlinks=True, ignore=special_files, copy_function=copy_function)
         open_up(copy)
     else:
         os.mkdir(copy, 0o755)
 
 
-def link_or_copy(source: str, target: str) -> str:
+def copy_file(source: str, target: str) -> str:
+    """A copy (link_or_copy's without the link): no inode of the grader's shared with the child."""
+    return link_or_copy(source, target, link=False)
+
+
+def link_or_copy(source: str, target: str, link: bool = True) -> str:
     """A hard link to a regular file open_up leaves as it is (0644, or 0755): no copy to write. The child reads
     the inode through its read-only bind of the staging folder and can't write, chmod or link it there (the
     folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. Where the
@@ -51,6 +59,8 @@ def link_or_copy(source: str, target: str) -> str:
         mode = os.lstat(source).st_mode
         if stat.S_ISREG(mode) and stat.S_IMODE(mode) in (0o644, 0o755):
             try:
+                if not link:
+                    raise OSError(errno.EXDEV, "a copy asked for")
                 os.link(source, target)
             except OSError as err:
                 if err.errno != errno.EXDEV:
@@ -73,6 +83,7 @@ class Forked:
         self.returncode: int | None = None
         self.stdout, self.stderr = open(stdout, "rb", buffering=0), open(stderr, "rb", buffering=0)
         self.init_fd = pidfd(init_pid)  # readable once pid 1 has ended: after the process, with its status
+        self.own_fd = pidfd(pid)  # the student's process: killed with pid 1 where its reap is not waited for
 
     def exited(self, wait: float = 0.0) -> bool:
         """Has the submission ended (its pid 1 too, so that its exit status is the process's)?"""
@@ -80,18 +91,25 @@ class Forked:
             return True
         return bool(select.select([self.init_fd], [], [], wait)[0])
 
-    def end(self) -> None:
-        """Kill its pid 1 (the kernel ends the rest) and reap it; again is harmless."""
+    def end(self, wait: bool = True) -> None:
+        """Kill its pid 1 (the kernel ends the rest) and reap it; again is harmless. `wait` False (the caller
+        keeps no exit status): where pid 1 still runs, it and the student's process are killed here, and the
+        zygote reaps them while the grader goes on (Zygote.reap_later); the status is then the kill's, -9."""
         if self.returncode is None:
+            fds = [fd for fd in (self.init_fd, self.own_fd) if fd is not None]
             try:
-                status = self.zygote.reap(self.ident)
+                if not wait and len(fds) == 2 and not self.exited() and self.zygote.reap_later(self.ident, fds):
+                    status = -9
+                else:
+                    status = self.zygote.reap(self.ident)
             except (ZygoteFailed, ValueError):
                 self.zygote.stop()  # the namespace ends with the zygote's
                 status = None
             self.returncode = -9 if status is None else status
-        if self.init_fd is not None:
-            os.close(self.init_fd)
-            self.init_fd = None
+        for name in ("init_fd", "own_fd"):
+            if getattr(self, name) is not None:
+                os.close(getattr(self, name))
+                setattr(self, name, None)
 
     def wait(self) -> int:
         self.end()
@@ -162,7 +180,10 @@ class ZygoteLevel(Level):
             return self._bwrap_launch(options)
         copy = os.path.join(zygote.staging, os.path.basename(home) if home else f"s{next(_STAGED)}")
         try:
-            stage(student_root, copy)
+            # in memory, the prepared copy (grading.py) is on the staging folder's filesystem: copied, not linked,
+            # so that no file the grader reads again (repair copies them) is an inode the
+            # child has had open; a copy there costs memory only (benchmarks/staging_cost.py)
+            stage(student_root, copy, link=not staging.in_memory(zygote.staging))
         except OSError as err:  # no room for its copy (the staging folder in memory): the plain bubblewrap way
             shutil.rmtree(copy, ignore_errors=True)
             self.failed = f"the submission could not be staged: {err}"
@@ -210,12 +231,12 @@ class ZygoteLevel(Level):
             os.close(out_w), os.close(err_w)
         return Forked(zygote, ident, init_pid, pid, out_r, err_r)
 
-    def kill(self, pid: int) -> None:
+    def kill(self, pid: int, wait: bool = True) -> None:
         forked = self.live.pop(pid, None)
         if forked is None:
             self.bwrap.kill(pid)
         else:
-            forked.end()
+            forked.end(wait)
 
     def exit_status(self, returncode: int) -> int:
         return self.bwrap.exit_status(returncode)

@@ -8,8 +8,9 @@ places) where its grading process died without removing it (kill -9, the out-of-
 
 Each submission costs its copy's folders made and removed: on a disk's filesystem, inodes and directory
 blocks allocated and freed, the journal and (with `discard`) a discard of each block freed; on /dev/shm,
-memory only (scratch.memory's figures). There the files are copied, not linked (another filesystem): no
-file of the grader's is shared with the child. Only where /dev/shm is mounted with the temporary folder's
+memory only (scratch.memory's figures). There the files are copied, not linked (level.stage): the grader's
+prepared copy of the submission is in memory too (grading.py), on the same filesystem, and no file of the
+grader's is shared with the child. Only where /dev/shm is mounted with the temporary folder's
 exec and access-time flags: the child's remount of its copy read-only keeps neither (child/zygote.py), and in
 the zygote's user namespace a remount that drops a flag the host set is refused.
 """
@@ -35,6 +36,11 @@ def place() -> str | None:
     except OSError:
         return None
     return shm
+
+
+def in_memory(folder: str) -> bool:
+    """Is this staging folder in memory (scratch.memory's place)?"""
+    return os.path.dirname(folder) == scratch.SHM
 
 
 def make() -> tuple[str, int]:

@@ -27,6 +27,7 @@ import json
 import os
 import select
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -63,7 +64,8 @@ class Zygote:
         self.staging, self.held = staging.make()
         self.lock = threading.Lock()
         self.count = 0
-        self.cpu = 0.0  # CPU seconds the zygote and the submissions it reaped have used, as of the last reap
+        self._cpu = 0.0  # CPU seconds the zygote and the submissions it reaped have used, as of the last reap
+        self.reaping: set[str] = set()  # submissions killed, whose reap the zygote has not answered yet
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         mine.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
         self.control = mine
@@ -133,6 +135,7 @@ class Zygote:
             while len(pids) < 2:
                 message, pid, uid = self._receive(START_TIMEOUT)
                 if message.get("id") != ident:
+                    self._answered(message)  # a reap asked earlier (reap_later): answered before this start
                     continue
                 if "error" in message:
                     raise ZygoteFailed(f"the zygote could not make a sandbox: {message['error']}")
@@ -147,10 +150,52 @@ class Zygote:
             self._send({"op": "reap", "id": ident})
             while True:
                 message, _, _ = self._receive(START_TIMEOUT)
+                status = self._answered(message)
                 if message.get("id") == ident and "status" in message:
-                    if isinstance(message.get("cpu"), float):
-                        self.cpu = message["cpu"]
-                    return message["status"]
+                    return status
+
+    def reap_later(self, ident: str, pidfds: list[int]) -> bool:
+        """Kill the submission's processes now (its pid 1 and the student's process: their pidfds), and ask the
+        zygote to reap it without waiting for the answer: the namespace's teardown (a few ms of wall clock,
+        little CPU) runs on while the grader scores. The zygote answers each message in turn, so it forks no
+        other submission before this one's namespace is gone (`fork` reads the answer on its way). False
+        where a process could not be signalled (nothing asked): reap it the waited way."""
+        with self.lock:
+            for fd in pidfds:
+                try:
+                    signal.pidfd_send_signal(fd, signal.SIGKILL)
+                except ProcessLookupError:  # ended and reaped already (the student's, by its pid 1)
+                    pass
+                except OSError:
+                    return False
+            self._send({"op": "reap", "id": ident})
+            self.reaping.add(ident)
+            return True
+
+    def _answered(self, message: dict) -> int | None:
+        """A reap's answer taken in (the CPU figure): its exit status."""
+        if "status" not in message:
+            return None
+        self.reaping.discard(message.get("id"))
+        if isinstance(message.get("cpu"), float):
+            self._cpu = message["cpu"]
+        return message["status"]
+
+    def settle(self) -> None:
+        """Wait for the answer to every reap asked for (reap_later): each submission's namespace is gone."""
+        with self.lock:
+            try:
+                while self.reaping and self.control.fileno() >= 0:
+                    self._answered(self._receive(START_TIMEOUT)[0])
+            except ZygoteFailed:
+                self.reaping.clear()
+
+    @property
+    def cpu(self) -> float:
+        """CPU seconds the zygote and the submissions it reaped have used (for benchmarks), every reap asked
+        for answered first."""
+        self.settle()
+        return self._cpu
 
     def stop(self) -> None:
         """End the zygote (its bwrap's group: every submission still in it with it), remove its staging folder."""

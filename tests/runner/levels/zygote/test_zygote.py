@@ -187,13 +187,15 @@ def test_a_submission_is_graded_the_same_with_and_without_the_zygote(tmp_path, m
 
 
 def test_ending_a_submission_ends_every_process_in_it(tmp_path):
-    """Is the submission's process gone once its run ends (its pid 1 killed, the namespace with it)?"""
+    """Is the submission's process gone once its run ends (its pid 1 killed, the namespace with it) and the
+    zygote has answered its reap (asked without waiting: Zygote.reap_later)?"""
     level = zygote_level()
     run_cases(student(tmp_path, "one", "import os\nprint('pid', os.getpid())\n"), [], limits=LIMITS)
     used = [z for key, z in level.zygotes.items() if key[1] == threading.get_ident() and key[2] is None]
     assert used
     for zygote in used:
         assert zygote.alive()
+        zygote.settle()
         kids = Path(f"/proc/{zygote.proc.pid}/task/{zygote.proc.pid}/children").read_text().split()
         tree = list(kids)
         while kids:  # bwrap -> (its pid 1) -> the zygote: nothing below the zygote once a run has ended
