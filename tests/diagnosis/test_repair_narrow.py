@@ -19,6 +19,19 @@ import variants as corpus  # noqa: E402
 SOLUTION = {name: (corpus.SOLUTIONS / name).read_text(encoding="utf-8") for name in ("engine.py", "nn.py", "train.py")}
 
 
+@pytest.fixture
+def parsed(monkeypatch) -> list[str]:
+    """The texts LibCST is given to parse from now on (monkeypatch.undo() lets it parse unseen again)."""
+    texts: list[str] = []
+    real = cst.parse_module
+
+    def parse(text, *args, **kwargs):
+        texts.append(text)
+        return real(text, *args, **kwargs)
+    monkeypatch.setattr(apply.cst, "parse_module", parse)
+    return texts
+
+
 def _one_file(texts: dict[str, str]) -> dict[str, str]:
     """engine, nn and train pasted into one file, as a student hands in one .py."""
     body = "\n".join(t.replace("from micrograd.engine import Value\n", "").replace("from micrograd.nn import ", "# ")
@@ -59,20 +72,13 @@ def test_does_a_narrowed_repair_write_what_a_whole_one_writes_for_every_variant_
     assert narrowed >= 0.6 * len(SUBMISSIONS), f"narrowed {narrowed} of {len(SUBMISSIONS)}"
 
 
-def test_does_libcst_parse_only_the_operations_method_when_mul_is_repaired(tmp_path, monkeypatch):
+def test_does_libcst_parse_only_the_operations_method_when_mul_is_repaired(tmp_path, parsed):
     variant = next(v for v in corpus.VARIANTS if v.task == "mul" and corpus.NAMED[v.id]
                    and all(narrow.narrows(r) for r in apply.repairs("mul", corpus.NAMED[v.id])))
     package = tmp_path / "micrograd"
     package.mkdir()
     for name, text in {**SOLUTION, variant.file: corpus.variant_source(variant)}.items():
         (package / name).write_text(text, encoding="utf-8")
-    parsed: list[str] = []
-    real = cst.parse_module
-
-    def parse(text, *args, **kwargs):
-        parsed.append(text)
-        return real(text, *args, **kwargs)
-    monkeypatch.setattr(apply.cst, "parse_module", parse)
     texts, edits = apply.repaired(package, "mul", (corpus.NAMED[variant.id],))
     assert edits[corpus.NAMED[variant.id]], "the repair found its spot"
     assert parsed and all("def __mul__" in t and "def __init__" not in t and "def tanh" not in t for t in parsed)
@@ -140,7 +146,8 @@ def test_does_a_repair_that_reads_a_whole_class_never_run_narrowed():
     assert not narrow.narrows(nn_params.ListBias)  # everywhere: it reads how __init__ keeps the bias
 
 
-def test_does_libcst_parse_only_the_statements_holding_the_scope_when_one_file_is_repaired(tmp_path, monkeypatch):
+def test_does_libcst_parse_only_the_statements_holding_the_scope_when_one_file_is_repaired(tmp_path, parsed,
+                                                                                         monkeypatch):
     """A student's one file holds engine, nn and train: is only the class holding __mul__ parsed (the imports, the
     other classes and functions cut: a repair never visits them), and the repair still what the whole file's is?"""
     variant = next(v for v in corpus.VARIANTS if v.task == "mul" and corpus.NAMED[v.id]
@@ -149,19 +156,12 @@ def test_does_libcst_parse_only_the_statements_holding_the_scope_when_one_file_i
     package = tmp_path / "micrograd"
     package.mkdir()
     (package / "engine.py").write_text(files["engine.py"], encoding="utf-8")
-    parsed: list[str] = []
-    real = cst.parse_module
-
-    def parse(text, *args, **kwargs):
-        parsed.append(text)
-        return real(text, *args, **kwargs)
-    monkeypatch.setattr(apply.cst, "parse_module", parse)
     mistakes = (corpus.NAMED[variant.id],)
     found = apply.repaired(package, "mul", mistakes)
     assert found[1][mistakes[0]], "the repair found its spot"
     assert parsed and all("def __mul__" in t and "class MLP" not in t and "def train" not in t and "import" not in t
                           for t in parsed)
-    monkeypatch.setattr(apply.cst, "parse_module", real)
+    monkeypatch.undo()
     assert found == apply._wholly(files, "mul", mistakes)
 
 

@@ -4,25 +4,17 @@ Real bwrap, real namespaces: skipped where the bubblewrap level has no zygote (n
 from __future__ import annotations
 
 import os
-import shutil
-from pathlib import Path
 
 import pytest
 
 from autograder import scratch
-from autograder.runner import Limits, levels, run_cases
+from autograder.runner import run_cases
 from autograder.runner.levels.zygote.level import ZygoteLevel
 from autograder.runner.levels.zygote.zygote import ZygoteFailed
+from forked import LIMITS, student, zygote_level
 
-KIT = Path(__file__).resolve().parents[4]
-LIMITS = Limits(case_timeout=2.0, import_timeout=5.0)
+pytestmark = pytest.mark.usefixtures("bubblewrap")
 LOOK = "import os\nprint('files', sorted(os.listdir('/submission')), 'tmp', sorted(os.listdir('/tmp')))\n"
-
-
-@pytest.fixture(autouse=True)
-def bubblewrap(monkeypatch):
-    monkeypatch.setenv("AUTOGRADER_SANDBOX", "bubblewrap")
-    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
 
 
 @pytest.fixture
@@ -34,24 +26,9 @@ def made(monkeypatch):
     return prefixes
 
 
-def zygote_level():
-    level = levels.current()
-    if not isinstance(level, ZygoteLevel):
-        pytest.skip(f"no zygote at this level ({level.name}: the grader is not root, or no setpriv)")
-    return level
-
-
-def student(tmp_path: Path) -> Path:
-    root = tmp_path / "student"
-    shutil.copytree(KIT / "solutions" / "micrograd", root / "micrograd")
-    engine = root / "micrograd" / "engine.py"
-    engine.write_text(engine.read_text() + "\n" + LOOK)
-    return root
-
-
 def test_is_no_home_made_for_a_child_the_zygote_forks(tmp_path, made):
     level = zygote_level()
-    root = student(tmp_path)
+    root = student(tmp_path, "student", LOOK)
     run_cases(root, [], limits=LIMITS)  # the zygote started (its staging folder made), if it was not yet
     made.clear()
     count = sum(z.count for z in level.zygotes.values())
@@ -73,7 +50,7 @@ def test_does_a_child_started_by_bwrap_after_all_get_a_home_removed_after_it(tmp
 
     monkeypatch.setattr(ZygoteLevel, "_fork", staticmethod(refused))
     monkeypatch.setattr(scratch.tempfile, "tempdir", str(tmp_path))
-    run = run_cases(student(tmp_path), [], limits=LIMITS)
+    run = run_cases(student(tmp_path, "student", LOOK), [], limits=LIMITS)
     assert run.sandbox == "bubblewrap" and "files ['micrograd']" in run.imports.output, run.imports.output
     assert "backprop-child-" in made
     assert [name for name in os.listdir(tmp_path) if name.startswith("backprop-child-")] == []

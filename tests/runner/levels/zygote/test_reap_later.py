@@ -5,17 +5,15 @@ Real bwrap, real namespaces: skipped where the bubblewrap level has no zygote (n
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
 
-from autograder.runner import Limits, levels, run_cases
-from autograder.runner.levels.zygote.level import ZygoteLevel
+from autograder.runner import run_cases
+from forked import LIMITS, student, zygote_level
 
-KIT = Path(__file__).resolve().parents[4]
-LIMITS = Limits(case_timeout=2.0, import_timeout=5.0)
+pytestmark = pytest.mark.usefixtures("bubblewrap")
 NAME = "backprop-test-reap-later"
 
 HOLD = f"""
@@ -35,27 +33,6 @@ try:
 except OSError as err:
     print('the name is taken:', err.strerror)
 """
-
-
-@pytest.fixture(autouse=True)
-def bubblewrap(monkeypatch):
-    monkeypatch.setenv("AUTOGRADER_SANDBOX", "bubblewrap")
-    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
-
-
-def zygote_level():
-    level = levels.current()
-    if not isinstance(level, ZygoteLevel):
-        pytest.skip(f"no zygote at this level ({level.name}: the grader is not root, or no setpriv)")
-    return level
-
-
-def student(tmp_path: Path, name: str, code: str) -> Path:
-    root = tmp_path / name
-    shutil.copytree(KIT / "solutions" / "micrograd", root / "micrograd")
-    engine = root / "micrograd" / "engine.py"
-    engine.write_text(engine.read_text() + "\n" + code)
-    return root
 
 
 def mine(level):

@@ -9,18 +9,16 @@ Real bwrap, real namespaces: skipped where the bubblewrap level has no zygote (n
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import threading
 from pathlib import Path
 
 import pytest
 
-from autograder.runner import Limits, levels, run_cases
-from autograder.runner.levels.zygote.level import ZygoteLevel
+from autograder.runner import run_cases
+from forked import KIT, LIMITS, student, zygote_level
 
-KIT = Path(__file__).resolve().parents[4]
-LIMITS = Limits(case_timeout=2.0, import_timeout=5.0)
+pytestmark = pytest.mark.usefixtures("bubblewrap")
 
 LEAVE = """
 import os, sys, time
@@ -64,27 +62,6 @@ for secret in ('/proc/1/fd', '/proc/1/mem', '/proc/1/environ'):  # pid 1 holds t
 seen.append('uid %d' % os.getuid())
 print('seen:', seen, 'pid', os.getpid(), 'files', sorted(os.listdir('/submission')))
 """
-
-
-def zygote_level():
-    level = levels.current()
-    if not isinstance(level, ZygoteLevel):
-        pytest.skip(f"no zygote at this level ({level.name}: the grader is not root, or no setpriv)")
-    return level
-
-
-def student(tmp_path: Path, name: str, code: str) -> Path:
-    root = tmp_path / name
-    shutil.copytree(KIT / "solutions" / "micrograd", root / "micrograd")
-    engine = root / "micrograd" / "engine.py"
-    engine.write_text(engine.read_text() + "\n" + code)
-    return root
-
-
-@pytest.fixture(autouse=True)
-def bubblewrap(monkeypatch):
-    monkeypatch.setenv("AUTOGRADER_SANDBOX", "bubblewrap")
-    monkeypatch.delenv("AUTOGRADER_ZYGOTE", raising=False)
 
 
 def test_a_submission_sees_nothing_the_one_before_it_left(tmp_path):
