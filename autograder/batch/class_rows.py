@@ -64,38 +64,38 @@ class StoredRows(Sequence[BatchRow]):
             return tuple(self._flagged(store))
 
     def _flagged(self, store: Store) -> Iterator[BatchRow]:
-        keyed = ((s, k) for s in self.students if s not in self.made and (k := self.key(s)) is not None)
-        found = store.flagged_of(keyed)
+        found = store.flagged_of(self._keyed())
         try:
-            ahead = next(found, None)
-            for student in self.students:
-                row = self.made.get(student)
-                if row is None:
-                    if self.key(student) is not None:
-                        if ahead is None or ahead[0] != student:
-                            continue  # stored, graded and final: not one of them
-                        row, ahead = ahead[1], next(found, None)
-                    if row is None:  # no key, or no row under it
-                        if self.lost is None:
-                            raise KeyError(f"{student}: no row in {store.path}")
-                        row = self.lost(student)
+            for row in self._merged(found):
                 if row.ungradable or not row.final:
                     yield row
         finally:
             found.close()
 
     def _walk(self, store: Store) -> Iterator[BatchRow]:
-        keyed = ((s, k) for s in self.students if s not in self.made and (k := self.key(s)) is not None)
-        stored = store.rows_of(keyed)
+        stored = store.rows_of(self._keyed())  # a row (or None) for each keyed student, in the class's order
         try:
-            for student in self.students:
-                row = self.made.get(student)
-                if row is None:
-                    row = next(stored) if self.key(student) is not None else None
-                    if row is None:
-                        if self.lost is None:
-                            raise KeyError(f"{student}: no row in {store.path}")
-                        row = self.lost(student)
-                yield row
+            yield from self._merged(zip((student for student, _ in self._keyed()), stored))
         finally:
             stored.close()
+
+    def _keyed(self) -> Iterator[tuple[str, GradeKey]]:
+        """(student, key) of each student whose row is the store's, in the class's order."""
+        return ((s, k) for s in self.students if s not in self.made and (k := self.key(s)) is not None)
+
+    def _merged(self, found: Iterator[tuple[str, BatchRow | None]]) -> Iterator[BatchRow]:
+        """The class's rows in its order: a made one as it is, a keyed one from `found` ((student, row or None)
+        in the class's order; a keyed student it leaves out is left out here too), `lost` where there is none."""
+        ahead = next(found, None)
+        for student in self.students:
+            row = self.made.get(student)
+            if row is None:
+                if self.key(student) is not None:
+                    if ahead is None or ahead[0] != student:
+                        continue  # not among those found (Store.flagged_of: stored, graded and final)
+                    row, ahead = ahead[1], next(found, None)
+                if row is None:  # no key, or no row under it
+                    if self.lost is None:
+                        raise KeyError(f"{student}: no row in {self.store.path}")
+                    row = self.lost(student)
+            yield row
