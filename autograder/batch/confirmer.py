@@ -97,8 +97,6 @@ def _lower_sessions() -> None:
     CPU half and more. `normal` sets them back at the hurry; this thread stops once the confirmer is no longer
     idle. It runs at normal priority itself (a walk of the tree, 50 ms apart): at idle priority, the very child it
     is to lower (its group at full weight) would starve it."""
-    import time as clock
-
     main = threading.main_thread().native_id
     try:
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
@@ -115,7 +113,7 @@ def _lower_sessions() -> None:
                 if sid not in lowered and _idle(main):
                     lowered.add(sid)
                     _autogroup(pid, AUTOGROUP_IDLE)
-            clock.sleep(0.05)
+            time.sleep(0.05)
 
 
 def _idle(tid: int) -> bool:

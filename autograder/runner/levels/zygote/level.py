@@ -52,22 +52,22 @@ def link_or_copy(source: str, target: str, link: bool = True) -> str:
     """A hard link to a regular file open_up leaves as it is (0644, or 0755): no copy to write. The child reads
     the inode through its read-only bind of the staging folder and can't write, chmod or link it there (the
     folder's mount is read-only, its /tmp another filesystem), nor reach the grader's name for it. Where the
-    staging folder is on another filesystem (in memory: staging.py), a copy of such a file with its mode, and
-    no other system call. A copy with its metadata for any other file (open_up would change the grader's
+    staging folder is on another filesystem (in memory: staging.py), or `link` is False, a copy of such a file
+    with its mode, and no other system call. A copy with its metadata for any other file (open_up would change the grader's
     file's mode)."""
     try:
         mode = os.lstat(source).st_mode
         if stat.S_ISREG(mode) and stat.S_IMODE(mode) in (0o644, 0o755):
-            try:
-                if not link:
-                    raise OSError(errno.EXDEV, "a copy asked for")
-                os.link(source, target)
-            except OSError as err:
-                if err.errno != errno.EXDEV:
-                    raise
-                shutil.copyfile(source, target)
-                if stat.S_IMODE(os.stat(target).st_mode) != stat.S_IMODE(mode):  # a umask other than 022
-                    os.chmod(target, stat.S_IMODE(mode))
+            if link:
+                try:
+                    os.link(source, target)
+                    return target
+                except OSError as err:
+                    if err.errno != errno.EXDEV:
+                        raise
+            shutil.copyfile(source, target)
+            if stat.S_IMODE(os.stat(target).st_mode) != stat.S_IMODE(mode):  # a umask other than 022
+                os.chmod(target, stat.S_IMODE(mode))
             return target
     except OSError:
         pass
