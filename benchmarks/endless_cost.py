@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_batch  # noqa: E402
 import endless_timeline  # noqa: E402
 
-from autograder.batch.confirmer import TRACE  # noqa: E402
+from autograder.batch.confirm_trace import TRACE  # noqa: E402
 from autograder.config import load_rubric  # noqa: E402
 
 GOAL = 0.10  # of the one-worker batch's wall time without endless loops

@@ -1,6 +1,6 @@
 """Where an endless-cost run's time goes (endless_cost.py): the confirmations' timeline and the machine around it.
 
-A run is graded with AUTOGRADER_CONFIRM_TRACE set (batch/confirmer.trace): the grading process writes when it
+A run is graded with AUTOGRADER_CONFIRM_TRACE set (batch/confirm_trace.trace): the grading process writes when it
 asked for each confirmation and when its workers were done (every submission graded once; only confirmations
 left), the confirmer when each confirmation began and ended, all on the system's monotonic clock, which this
 process reads too just before the batch starts and after it ends. /proc/stat, read around the run, gives the

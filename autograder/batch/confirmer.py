@@ -33,43 +33,12 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from autograder.runner import confirm
-from autograder.runner.cleanup import children_of, tree, tree_cpu_seconds
-from autograder.runner.endless import run_delay, threads
+from autograder.batch.confirm_trace import trace
+from autograder.runner.cleanup import children_of, tree
+from autograder.runner.endless import threads
 from autograder.runner.same_cpu import held_by
 
 BESIDE = 2  # confirmations at once while the workers grade (Confirmer.width)
-TRACE = "AUTOGRADER_CONFIRM_TRACE"  # a file: when each confirmation was asked for, began and ended (endless_cost.py)
-
-
-def trace(event: str, name: str = "") -> None:
-    """One line to the trace file, where AUTOGRADER_CONFIRM_TRACE names one: the system's monotonic clock
-    (the same in every process), the event, the submission, the process."""
-    path = os.environ.get(TRACE)
-    if path:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(f"{time.monotonic():.4f} {event} {name or '-'} {os.getpid()}\n")
-
-
-def trace_waits(workers: list[int]) -> None:
-    """Traced (where tracing): how long the grading process's threads and the live process trees of `workers`
-    have waited runnable for a CPU (the kernel's run_delay) and computed, in seconds: with a confirmer beside
-    them, what its CPU share took from them."""
-    if os.environ.get(TRACE):
-        import resource
-
-        me = resource.getrusage(resource.RUSAGE_SELF)
-        own = 0
-        for task in os.listdir("/proc/self/task"):  # the grading process's own threads, not its children
-            try:
-                with open(f"/proc/self/task/{task}/schedstat", "rb") as f:
-                    own += int(f.read().split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-        trace("waits", f"grading={own / 1e9:.3f}"
-                       f",{me.ru_utime + me.ru_stime:.3f};workers={sum(run_delay(w) for w in workers):.3f}"
-                       f",{sum(tree_cpu_seconds(w) for w in workers):.3f}")
-
-
 AUTOGROUP_IDLE = "19"  # the nice of a confirmation's sessions' autogroups while the confirmer is idle
 _LOWERING = threading.Event()  # set while this confirmer process runs a confirmation
 

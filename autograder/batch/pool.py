@@ -33,7 +33,8 @@ from typing import Callable, Iterable, Iterator
 from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
-from autograder.batch.confirmer import Confirmer, confirming, trace, trace_waits
+from autograder.batch.confirm_trace import trace, trace_waits
+from autograder.batch.confirmer import Confirmer, confirming
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
 
