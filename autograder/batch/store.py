@@ -54,6 +54,8 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)
 """
 _WALKS = itertools.count()  # names of the temporary tables rows_of walks
 _KEY = "student = ? AND content = ? AND kit_version = ? AND hidden_seed = ? AND rubric = ?"
+_SAME_KEY = ("g.student = w.student AND g.content = w.content AND g.kit_version = w.kit_version AND "
+             "g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")  # a grade (g) under a wanted key (w)
 
 
 class StoreError(UserError):
@@ -141,8 +143,7 @@ class Store(OutputsTable, LastClassTable):
                              "content TEXT, kit_version TEXT, hidden_seed TEXT, rubric TEXT)")
             self._db.executemany(f"INSERT INTO {table} (student, content, kit_version, hidden_seed, rubric) "
                                  "VALUES (?, ?, ?, ?, ?)", ((student, *_fields(key)) for student, key in wanted))
-        join = (f"FROM {table} w LEFT JOIN grades g ON g.student = w.student AND g.content = w.content AND "
-                "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
+        join = f"FROM {table} w LEFT JOIN grades g ON {_SAME_KEY}"
         cursor = self._db.cursor()
         try:
             if not self._briefs_checked:  # rows stored by an earlier kit, without a brief of this format: made now, kept
@@ -208,12 +209,10 @@ class Store(OutputsTable, LastClassTable):
                                      ((student, *_fields(key)) for student, key in wanted))
                 self._db.execute(f"INSERT OR REPLACE INTO main.grades ({columns}) SELECT "
                                  f"{', '.join('g.' + c.strip() for c in columns.split(','))} FROM copied w JOIN "
-                                 "shard.grades g ON g.student = w.student AND g.content = w.content AND "
-                                 "g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND g.rubric = w.rubric")
+                                 f"shard.grades g ON {_SAME_KEY}")
             return [s for (s,) in self._db.execute(
-                "SELECT w.student FROM copied w WHERE NOT EXISTS (SELECT 1 FROM shard.grades g WHERE g.student = w.student "
-                "AND g.content = w.content AND g.kit_version = w.kit_version AND g.hidden_seed = w.hidden_seed AND "
-                "g.rubric = w.rubric) ORDER BY w.rowid")]
+                f"SELECT w.student FROM copied w WHERE NOT EXISTS (SELECT 1 FROM shard.grades g WHERE {_SAME_KEY}) "
+                "ORDER BY w.rowid")]
         finally:
             self._db.execute("DETACH DATABASE shard")
 

@@ -89,7 +89,9 @@ def _element(out: str | None) -> str | None:
 
 
 _LOCK = threading.Lock()
-_KEPT: list[Dot] = []
+_KEPT: list[Dot] = []          # this process's dot (none, or one)
+_CLOSING: list[bool] = []      # its end registered at exit
+_INHERITED: list[Dot] = []     # a parent's dot, inherited by a fork: never collected here
 
 
 def draw(path: str, sources: list[str]) -> list[str | None]:
@@ -122,9 +124,6 @@ def _dot(path: str) -> Dot:
         _KEPT.append(Dot(path))
     return _KEPT[0]
 
-
-_CLOSING: list[bool] = []
-_INHERITED: list[Dot] = []
 
 
 def close() -> None:
