@@ -11,6 +11,7 @@ from __future__ import annotations
 from autograder.report import graph_fit, graph_svg, graph_twin
 from autograder.report.grouping import same_problems
 from autograder.report.task_text import variant_line
+from autograder.report.feedback_pieces import with_pieces
 from autograder.report.jinja_env import template
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.next_step import next_step, steps
@@ -47,7 +48,8 @@ def feedback_view(report: Report, *, student: str | None = None, late: bool | No
         "late": late,
         "variant": variant_line(report.variant) if report.variant is not None else None,
         "kit_version": report.kit_version,
-        "tasks": _anchored(_with_cases_html(_with_pictures([_task(t, report) for t in report.tasks])), stopped),
+        "tasks": with_pieces(_anchored(_with_cases_html(_with_pictures([_task(t, report) for t in report.tasks])),
+                                       stopped), sections=not report.error),
         # said once on the page, when a graph could not be drawn
         "graphs_missing": _graphs_missing(report),
     }
