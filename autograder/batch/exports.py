@@ -111,8 +111,8 @@ STUDENT_EXPORTS: tuple[StudentExport, ...] = (
     StudentExport(REPORTS, ".json", _report_json, renderers=("report/json_report.py", "report/json_text.py", "report/json_indent.py",
                                                           "report/inert.py")),
     StudentExport(FEEDBACK, ".html", _feedback_html, keyed_by_student=True,
-                  renderers=("report/html_report.py", "report/grouping.py", "report/graph_svg.py", "report/jinja_env.py",
-                             "report/templates")),
+                  renderers=("report/html_report.py", "report/feedback_pieces.py", "report/grouping.py",
+                             "report/graph_svg.py", "report/jinja_env.py", "report/templates")),
 )
 CLASS_EXPORTS: tuple[ClassExport, ...] = (
     ClassExport(GRADEBOOK, _gradebook, renderers=("report/csv_report.py", "report/trouble.py")),
