@@ -13,7 +13,7 @@ the batch holds a class of briefs, never a class of reports.
 from __future__ import annotations
 
 import json
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from dataclasses import dataclass
 
 from autograder.report.model import CaseResult, Diagnosis, Report, TaskResult
@@ -27,10 +27,6 @@ BRIEF_START = '{"v":%d,' % BRIEF  # how brief_json's text of this format begins
 class BriefTask(TaskResult):
     """A task whose cases are representatives (see brief_cases); count() answers from the real counts."""
     counts: tuple[tuple[str, int], ...] = ()
-
-    @cached_property
-    def status(self) -> str:  # once a task: a class's tasks are shared by the students whose tasks read the same
-        return TaskResult.status.fget(self)
 
     def count(self, status: str) -> int:
         return dict(self.counts).get(status, 0)

@@ -7,6 +7,7 @@ reporters, not here.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Literal
 
 from autograder.variants.model import Variant
@@ -99,10 +100,11 @@ class TaskResult:
     diagnosis: tuple[Diagnosis, ...] = ()   # never changes the score
     where: str = ""                         # where the student wrote it, "engine.py:47" ("": not found)
 
-    @property
+    @cached_property
     def status(self) -> str:
         """The task's overall status: passed, or the most telling case status, judged on the cases that
-        count (a failure charged to another task, see CaseResult.counted, is shown but not held here)."""
+        count (a failure charged to another task, see CaseResult.counted, is shown but not held here).
+        Worked out once a task (its cases never change): a report's renderers each ask it of every task."""
         statuses = {c.status for c in self.cases if c.counted} or {c.status for c in self.cases}
         if len(statuses) == 1:
             return statuses.pop()

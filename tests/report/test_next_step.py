@@ -159,3 +159,21 @@ def test_does_a_broken_nn_py_leave_engines_tasks_in_the_table():
     text = text_of(report)
     assert re.search(r"^add +5/5", text, re.M) and "neuron and layer could not run:" in text
     assert "      return [] )\n                ^\n" in text and text.count("Where:") == 1
+
+
+def test_does_a_task_say_its_own_status_once_worked_out_and_when_made_again_or_sent():
+    """A task's status is worked out once (every renderer asks it of every task): is it still the status of its own
+    cases after a pickle round trip (a worker's report) and after dataclasses.replace with other cases?"""
+    import pickle
+    from dataclasses import replace
+
+    from autograder.report.model import CaseResult, TaskResult
+
+    passed, failed = CaseResult("mul-1", "passed"), CaseResult("mul-2", "failed")
+    task = TaskResult("mul", "Mul", 1.0, 1.0, (passed, passed))
+    assert task.status == "passed"
+    assert pickle.loads(pickle.dumps(task)).status == "passed"
+    again = replace(task, cases=(passed, failed))
+    assert again.status == "failed" and task.status == "passed"
+    assert pickle.loads(pickle.dumps(again)) == again and pickle.loads(pickle.dumps(again)).status == "failed"
+    assert task == TaskResult("mul", "Mul", 1.0, 1.0, (passed, passed))  # the worked-out status is no field
