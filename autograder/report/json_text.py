@@ -30,32 +30,43 @@ _TEXTS: dict[tuple, tuple[str, str]] = {}
 
 def compact_json(report: Report) -> str:
     """json.dumps(report_dict(report), ensure_ascii=False), byte for byte."""
-    texts = iter(_case_texts(report))
-    tasks = ", ".join("{" + _items(task_head(t, report)) + ', "cases": [' + ", ".join(next(texts)[0] for _ in t.cases) + "]}"
-                      for t in report.tasks)
-    tail = _items(tail_dict(report))
-    return "{" + _items(head_dict(report)) + ', "tasks": [' + tasks + "]" + (", " + tail if tail else "") + "}"
+    head, heads, tail, texts = _parts(report)
+    compact, tasks, i = [text for text, _ in texts], [], 0
+    for task, task_keys in zip(report.tasks, heads):
+        n = len(task.cases)
+        tasks.append("{" + _items(task_keys) + ', "cases": [' + ", ".join(compact[i:i + n]) + "]}")
+        i += n
+    tail_text = _items(tail)
+    return "{" + _items(head) + ', "tasks": [' + ", ".join(tasks) + "]" + (", " + tail_text if tail_text else "") + "}"
 
 
 def indented_json(report: Report) -> str:
     """json_report.render_json(report), byte for byte."""
+    head, heads, tail, texts = _parts(report)
     mark = Raw(_MARK)
-    skeleton = {**head_dict(report),
-                "tasks": [{**task_head(t, report), "cases": [mark] * len(t.cases)} for t in report.tasks],
-                **tail_dict(report)}
+    tasks = [{**task_keys, "cases": [mark] * len(task.cases)} for task, task_keys in zip(report.tasks, heads)]
+    skeleton = {**head, "tasks": tasks, **tail}
     pieces = inert_json(dumps_indented(skeleton)).split(_MARK)
     out = [pieces[0]]
-    for (_, text), piece in zip(_case_texts(report), pieces[1:]):
+    for (_, text), piece in zip(texts, pieces[1:]):
         out += (text, piece)
     out.append("\n")
     return "".join(out)
 
 
-def _case_texts(report: Report) -> list[tuple[str, str]]:
-    """(compact, indented and inert) text of each case of the report, in order. The last report's are kept
-    too: a batch stores a row and then writes reports/<id>.json of the same Report object."""
+def _parts(report: Report) -> tuple[dict, list[dict], dict, list[tuple[str, str]]]:
+    """The report's keys before its tasks, each task's keys before its cases, its keys after the tasks (read-only),
+    and its cases' texts (_case_texts). The last report's are kept: a batch stores a row (compact_json) and then
+    writes reports/<id>.json (indented_json) of the same Report object, and each task's next step is worked out once."""
     if _LAST and _LAST[0] is report:
         return _LAST[1]
+    parts = head_dict(report), [task_head(t, report) for t in report.tasks], tail_dict(report), _case_texts(report)
+    _LAST[:] = [report, parts]  # the Report is held, so no other object can take its id meanwhile
+    return parts
+
+
+def _case_texts(report: Report) -> list[tuple[str, str]]:
+    """(compact, indented and inert) text of each case of the report, in order."""
     texts = []
     for task in report.tasks:
         for case in task.cases:
@@ -69,7 +80,6 @@ def _case_texts(report: Report) -> list[tuple[str, str]]:
                 data = case_dict(case)
                 found = _TEXTS[key] = _compact(data), inert_json(dumps_indented(data, depth=CASE_DEPTH))
             texts.append(found)
-    _LAST[:] = [report, texts]  # the Report is held, so no other object can take its id meanwhile
     return texts
 
 
