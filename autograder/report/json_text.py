@@ -43,15 +43,23 @@ def compact_json(report: Report) -> str:
 def indented_json(report: Report) -> str:
     """json_report.render_json(report), byte for byte."""
     head, heads, tail, texts = _parts(report)
-    mark = Raw(_MARK)
-    tasks = [{**task_keys, "cases": [mark] * len(task.cases)} for task, task_keys in zip(report.tasks, heads)]
-    skeleton = {**head, "tasks": tasks, **tail}
-    pieces = inert_json(dumps_indented(skeleton)).split(_MARK)
-    out = [pieces[0]]
-    for (_, text), piece in zip(texts, pieces[1:]):
-        out += (text, piece)
+    mark = Raw(_MARK)  # where a task's list of cases goes: written here from its cases' texts
+    tasks = [{**task_keys, "cases": mark if task.cases else []} for task, task_keys in zip(report.tasks, heads)]
+    pieces = inert_json(dumps_indented({**head, "tasks": tasks, **tail})).split(_MARK)
+    out, i = [pieces[0]], 0
+    for task, piece in zip((task for task in report.tasks if task.cases), pieces[1:]):
+        n = len(task.cases)
+        out += ("[", _CASE_LINE, _CASES_BETWEEN.join([text for _, text in texts[i:i + n]]), _CASES_END, piece)
+        i += n
     out.append("\n")
     return "".join(out)
+
+
+# a list of cases as dumps_indented writes it in its place (report > tasks > task > cases): each case on a line of
+# its own, indented CASE_DEPTH levels, and the closing bracket one level less
+_CASE_LINE = "\n" + "  " * CASE_DEPTH
+_CASES_BETWEEN = "," + _CASE_LINE
+_CASES_END = "\n" + "  " * (CASE_DEPTH - 1) + "]"
 
 
 def _parts(report: Report) -> tuple[dict, list[dict], dict, list[tuple[str, str]]]:
@@ -93,4 +101,4 @@ _compact = json.JSONEncoder(ensure_ascii=False).encode
 
 def _items(data: dict) -> str:
     """A dict's items as json.dumps writes them inside its braces (", " and ": " between)."""
-    return ", ".join(f"{_compact(k)}: {_compact(v)}" for k, v in data.items())
+    return _compact(data)[1:-1]
