@@ -40,17 +40,28 @@ def brief_cases(cases) -> tuple[CaseResult, ...]:
     """Per status and counted-ness, its first case; and per status, its first public case with a message:
     in their order, stripped of all but status, counted, visibility and message. So the set of statuses (of
     all cases, of the counted ones) and the first public message of a status are the full list's."""
-    keep: dict[int, CaseResult] = {}
+    return tuple(CaseResult("", status, visibility, message, counted=counted)
+                 for status, counted, visibility, message in _kept(cases)[0])
+
+
+def _kept(cases) -> tuple[list[list], list[list]]:
+    """In one pass over the cases: brief_cases's, each as [status, counted, visibility, message], and how many
+    cases have each status, [[status, n], ...] by status."""
+    keep: dict[int, CaseResult] = {}  # by the case's place: filled in order
     seen: set = set()
     messaged: set = set()
+    counts: dict[str, int] = {}
     for i, c in enumerate(cases):
-        if (c.status, c.counted) not in seen:
-            seen.add((c.status, c.counted))
+        status = c.status
+        counts[status] = counts.get(status, 0) + 1
+        if (status, c.counted) not in seen:
+            seen.add((status, c.counted))
             keep[i] = c
-        if c.status not in messaged and c.visibility == "public" and c.message:
-            messaged.add(c.status)
+        if status not in messaged and c.visibility == "public" and c.message:
+            messaged.add(status)
             keep[i] = c
-    return tuple(CaseResult("", c.status, c.visibility, c.message, counted=c.counted) for _, c in sorted(keep.items()))
+    return ([[c.status, c.counted, c.visibility, c.message] for c in keep.values()],
+            [[status, n] for status, n in sorted(counts.items())])
 
 
 def brief_of(report: Report) -> Report:
@@ -64,13 +75,6 @@ def brief_of(report: Report) -> Report:
 
 def _is_brief(report: Report) -> bool:
     return any(isinstance(t, BriefTask) for t in report.tasks)
-
-
-def _counts(cases) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for c in cases:
-        out[c.status] = out.get(c.status, 0) + 1
-    return out
 
 
 def brief_json(report: Report) -> str:
@@ -89,11 +93,11 @@ def brief_json(report: Report) -> str:
 
 def _task_json(t: TaskResult) -> str:
     if isinstance(t, BriefTask):
-        cases, counts = t.cases, t.counts
+        cases, counts = [[c.status, c.counted, c.visibility, c.message] for c in t.cases], [list(n) for n in t.counts]
     else:
-        cases, counts = brief_cases(t.cases), tuple(sorted(_counts(t.cases).items()))
-    return json.dumps([t.id, t.title, t.score, t.max_score, [[c.status, c.counted, c.visibility, c.message] for c in cases],
-                       [[d.id, d.message] for d in t.diagnosis], [list(n) for n in counts]], separators=(",", ":"))
+        cases, counts = _kept(t.cases)
+    return json.dumps([t.id, t.title, t.score, t.max_score, cases, [[d.id, d.message] for d in t.diagnosis], counts],
+                      separators=(",", ":"))
 
 
 def is_brief_json(text: str | None) -> bool:
