@@ -8,6 +8,9 @@ leak a hidden case's message, details, title or id.
 """
 from __future__ import annotations
 
+from dataclasses import fields
+from operator import attrgetter
+
 from autograder.report import graph_fit, graph_svg, graph_twin
 from autograder.report.grouping import same_problems
 from autograder.report.task_text import variant_line
@@ -71,8 +74,8 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
     for task in tasks:
         with_graph = [case for case in task["public"] if case["graph"] is not None and case["counted"]]
         for case in task["public"]:
-            if not case["counted"]:  # failing through another task: its picture is that task's to show
-                case["graph"] = None
+            if not case["counted"] and case["graph"] is not None:  # failing through another task: its picture is
+                case["graph"] = None                                  # that task's to show
         for case in with_graph[GRAPHS_PER_TASK:]:
             case["graph"] = None
         chosen += with_graph[:GRAPHS_PER_TASK]
@@ -88,10 +91,12 @@ def _with_pictures(tasks: list[dict]) -> list[dict]:
 
 
 def _with_cases_html(tasks: list[dict]) -> list[dict]:
-    """Each task's public cases as their <li>s, one piece of markup (public_html)."""
+    """Each task's public cases as their <li>s, one piece of markup each list (those of a kept view have theirs)."""
     import markupsafe
 
     for task in tasks:
+        if "lists" in task:
+            continue
         failing = [case for case in task["public"] if case["status"] != "passed" and case["counted"]]
         waived = [case for case in task["public"] if case["status"] != "passed" and not case["counted"]]
         passed = [case for case in task["public"] if case["status"] == "passed"]
@@ -130,6 +135,49 @@ def _graphs_missing(report: Report) -> str | None:
 
 
 def _task(task: TaskResult, report: Report) -> dict:
+    return {
+        "id": task.id,
+        "title": task.title,
+        "score": _num(task.score),
+        "max_score": _num(task.max_score),
+        "state": ("passed" if task.status == "passed" else "failed") if task.cases else "not graded",
+        "diagnosis": [d.message for d in task.diagnosis],
+        "step": next_step(task, report),
+        **_cases_view(task),
+    }
+
+
+def _cases_view(task: TaskResult) -> dict:
+    """The part of a task's view made of its cases alone (and its id: the hint for hidden cases). One with no graph
+    to draw reads the same for every student whose task's cases read the same (every passed task, the same
+    mistake): made once a process, its <li>s too, and kept (read-only: each page's view is a dict of its own around
+    it), up to VIEWS_KEPT characters of its markup and cases. One with a graph gets its <li>s once its picture is
+    drawn (_with_pictures, then _with_cases_html)."""
+    if any(map(_GRAPH, task.cases)):
+        return _made_cases_view(task)
+    key = (task.id, *map(_CASE_FIELDS, task.cases))
+    found = _VIEWS.get(key)
+    if found is None:
+        found = _with_cases_html([_made_cases_view(task)])[0]
+        size = VIEW_CASE * len(task.cases) + sum(len(found[name]) for name in _HTML)
+        if _VIEWS_SIZE[0] + size > VIEWS_KEPT:
+            _VIEWS.clear()
+            _VIEWS_SIZE[0] = 0
+        _VIEWS[key] = found
+        _VIEWS_SIZE[0] += size
+    return found
+
+
+VIEWS_KEPT = 4_000_000  # characters of the kept views at most: a few MB, whatever the class
+VIEW_CASE = 200  # a case's part of a view, in characters (its dict, its line in the key)
+_VIEWS: dict[tuple, dict] = {}
+_VIEWS_SIZE = [0]
+_GRAPH = attrgetter("graph")
+_CASE_FIELDS = attrgetter(*(f.name for f in fields(CaseResult) if f.name != "graph"))  # its graph: None (_cases_view)
+_HTML = ("first_html", "more_html", "waived_html", "passed_html", "hidden_marks")
+
+
+def _made_cases_view(task: TaskResult) -> dict:
     public_cases, hidden, passed = [], [], 0
     for c in task.cases:  # one pass: a page has a few hundred cases, and a class a few hundred pages
         ok = c.status == "passed"
@@ -138,19 +186,11 @@ def _task(task: TaskResult, report: Report) -> dict:
             public_cases.append(c)
         else:
             hidden.append("passed" if ok else ("waived" if not c.counted else "failed"))
-    public = [_public_case(c, n) for c, n in same_problems(public_cases)]
     return {
-        "id": task.id,
-        "title": task.title,
-        "score": _num(task.score),
-        "max_score": _num(task.max_score),
-        "state": ("passed" if task.status == "passed" else "failed") if task.cases else "not graded",
         "passed": passed,
         "total": len(task.cases),
         "waived": task.waived,
-        "public": public,
-        "diagnosis": [d.message for d in task.diagnosis],
-        "step": next_step(task, report),
+        "public": [_public_case(c, n) for c, n in same_problems(public_cases)],
         "hidden": hidden,
         "hidden_marks": _marks(hidden),
         "hidden_passed": hidden.count("passed"),

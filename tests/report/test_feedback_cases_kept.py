@@ -43,6 +43,7 @@ def inline_page(report: Report, **kw) -> str:
 @given(reports())
 def test_is_every_kind_of_report_rendered_as_the_inline_template_renders_it(report):
     html_report._CASES_HTML.clear()
+    html_report._VIEWS.clear()
     feedback_pieces._KEPT.clear()
     assert render_feedback(report, student="ana") == inline_page(report, student="ana")
     assert render_feedback(report, student="ana") == inline_page(report, student="ana")  # its <li>s kept now
@@ -109,3 +110,30 @@ def test_is_a_piece_s_template_read_only_as_t_dot_name():
         except ValueError:
             continue
         raise AssertionError(f"{source!r} was taken")
+
+
+def test_is_a_task_s_view_made_once_for_the_pages_whose_task_reads_the_same_and_held_to_a_few_mb(monkeypatch):
+    """A task's view made of its cases is kept for the next page whose task's cases read the same (the same object),
+    and not for one whose cases differ in anything the page shows; with VIEWS_KEPT small, ever new tasks keep at
+    most VIEWS_KEPT characters, and every page still reads as the inline template renders it."""
+    html_report._VIEWS.clear()
+    passed = CaseResult("mul-1", "passed", "public", title="x * y")
+    mul = TaskResult("mul", "Mul", 1.0, 1.0, (passed, CaseResult("mul-h1", "passed", "hidden")))
+    first, second = (feedback_view(Report(name, 1.0, 1.0, (mul,)))["tasks"][0] for name in ("ana", "ben"))
+    assert first["public"] is second["public"] and first["passed_html"] is second["passed_html"]
+    for other in (CaseResult("mul-1", "passed", "public", title="x * y", output="printed"),
+                  CaseResult("mul-1", "failed", "public", title="x * y")):
+        changed = TaskResult("mul", "Mul", 1.0, 1.0, (other, CaseResult("mul-h1", "passed", "hidden")))
+        view = feedback_view(Report("cy", 1.0, 1.0, (changed,)))["tasks"][0]
+        assert view["public"] is not first["public"]
+        assert render_feedback(Report("cy", 1.0, 1.0, (changed,))) == inline_page(Report("cy", 1.0, 1.0, (changed,)))
+
+    monkeypatch.setattr(html_report, "VIEWS_KEPT", 5_000)
+    html_report._VIEWS.clear()
+    html_report._VIEWS_SIZE[0] = 0
+    for i in range(40):
+        case = CaseResult(f"mul-{i}", "failed", "public", f"wrong grad {i}", "x * y", (f"got {i}",))
+        report = Report(f"s{i}", 0.0, 1.0, (TaskResult("mul", "Mul", 0.0, 1.0, (case,)),))
+        assert render_feedback(report) == inline_page(report)
+        assert html_report._VIEWS_SIZE[0] <= 5_000
+    assert 0 < len(html_report._VIEWS) < 40
