@@ -6,7 +6,8 @@ row (store.put: its compact JSON, its brief, the SQLite insert and commit) and w
 
 Grades bench_batch's class of --count once (2 workers; or reads the rows of an earlier run's --out folder, --from),
 then replays, --repeats times, what the grading process does with each of its reports in a batch, in the class's
-order, into a new output folder and store each time (every kept text cleared first, as in a new process): the
+order, into a new output folder and store each time (every kept text and picture cleared first, and the reports
+unpickled anew, as in a new process that a worker sent them to): the
 same calls (Store.put, OutputFiles.write_student) with each step's CPU (time.thread_time) added up. Prints the
 medians over the repeats, in ms a submission; a step's figure includes the steps indented under it.
 CPU time, not wall clock: the machine may be shared.
@@ -38,6 +39,7 @@ STEPS = (
     ("feedback/<id>.html's text (html_report.render_feedback)", 1, "autograder.report.html_report", "",
      "render_feedback"),
     ("its view (html_report.feedback_view)", 2, "autograder.report.html_report", "", "feedback_view"),
+    ("its pictures (graph_svg.pictures: dot's drawings, fitted)", 2, "autograder.report.graph_svg", "", "pictures"),
     ("writing a file (files.write_bytes_atomic)", 1, "autograder.batch.outputs", "", "write_bytes_atomic"),
     ("the files' record (outputs._Files.current, the record's put and mark)", 1, "autograder.batch.output_record",
      "StoreRecord", ("get", "put", "mark")),
@@ -96,17 +98,29 @@ def stored_rows(out: Path) -> list[tuple]:
             for student, content, kit, seed, rubric, report, late, source, original, final in found]
 
 
-def replay(rows: list[tuple], work: Path, spent: dict[str, float]) -> float:
-    """Store each row and write its files as a batch does, into a new folder: the grading process's CPU."""
+def replay(sent: bytes, work: Path, spent: dict[str, float]) -> float:
+    """Store each row and write its files as a batch does, into a new folder: the grading process's CPU. sent: the
+    rows pickled, as a worker sends a report (each replay's objects new, as each batch's are)."""
+    import pickle
+
     from autograder.batch.outputs import OutputFiles
     from autograder.batch.store import Store
-    from autograder.report import html_report, json_text
+    from autograder.report import graph_svg, html_report, json_text
 
-    json_text._TEXTS.clear()
-    html_report._CASES_HTML.clear()
+    for kept in ("_TEXTS", "_LAST"):  # what a process keeps of a class's reports (each module's own)
+        getattr(json_text, kept).clear()
+    for module, names in ((html_report, ("_CASES_HTML", "_VIEWS")), (graph_svg, ("_DRAWN", "_SOURCES"))):
+        for name in names:
+            getattr(module, name, {}).clear()  # (main's html_report has no _VIEWS)
+    try:
+        from autograder.report import feedback_pieces
+        feedback_pieces._KEPT.clear()
+    except ImportError:  # main's
+        pass
     out = work / "replay"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
+    rows = pickle.loads(sent)
     with Store(out / "gradebook.sqlite") as store:
         keys = {row.student: key for row, key in rows}
         files = OutputFiles(out, [row.student for row, _ in rows], store,
@@ -126,15 +140,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pages-cost-") as tmp:
         work = Path(tmp)
+        import pickle
+
         rows = stored_rows(args.source or graded_class(args.count, work))
-        n = len(rows)
+        n, sent = len(rows), pickle.dumps(rows)
         spent = {label: 0.0 for label, *_ in STEPS}
         _wrap(spent)
-        replay(rows, work, spent)  # the templates compiled, the modules imported: as before a batch's first row
+        replay(sent, work, spent)  # the templates compiled, the modules imported: as before a batch's first row
         totals, steps = [], {label: [] for label in spent}
         for _ in range(args.repeats):
             before = dict(spent)
-            totals.append(replay(rows, work, spent))
+            totals.append(replay(sent, work, spent))
             for label in spent:
                 steps[label].append(spent[label] - before[label])
     result = {"submissions": n, "repeats": args.repeats,
