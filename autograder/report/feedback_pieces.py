@@ -4,7 +4,7 @@ scores (feedback_row.html.j2) and its <section> (feedback_task.html.j2).
 A piece is a function of the few parts of the task's view (html_report.py) its template reads, found in the
 template itself (`t.name`: inputs()), and most pieces read the same on many students' pages: a passed task, the
 same mistake, the same unfinished task. So each is rendered once a process for the parts it is made of and kept
-(up to KEPT characters, its parts' counted too: a few MB, whatever the class's size), not once a page. A section
+(up to KEPT characters, its parts' counted too: about 4 MB, whatever the class's size), not once a page. A section
 with a picture of a graph is drawn for its page and not kept (a picture seldom recurs, and is large).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import lru_cache
 from autograder.report.jinja_env import TEMPLATES, template
 
 ROW, SECTION = "feedback_row.html.j2", "feedback_task.html.j2"
-KEPT = 4_000_000
+KEPT = 3_000_000  # characters: ~4 MB with their keys (measured with tracemalloc), whatever the class
 
 _KEPT: dict[tuple, str] = {}
 _SIZE = [0]  # characters kept: the pieces' and their keys'

@@ -151,7 +151,7 @@ def _cases_view(task: TaskResult) -> dict:
     """The part of a task's view made of its cases alone (and its id: the hint for hidden cases). One with no graph
     to draw reads the same for every student whose task's cases read the same (every passed task, the same
     mistake): made once a process, its <li>s too, and kept (read-only: each page's view is a dict of its own around
-    it), up to VIEWS_KEPT characters of its markup and cases. One with a graph gets its <li>s once its picture is
+    it), up to VIEWS_KEPT bytes, about, of its markup and cases. One with a graph gets its <li>s once its picture is
     drawn (_with_pictures, then _with_cases_html)."""
     if any(map(_GRAPH, task.cases)):
         return _made_cases_view(task)
@@ -168,8 +168,8 @@ def _cases_view(task: TaskResult) -> dict:
     return found
 
 
-VIEWS_KEPT = 4_000_000  # characters of the kept views at most: a few MB, whatever the class
-VIEW_CASE = 200  # a case's part of a view, in characters (its dict, its line in the key)
+VIEWS_KEPT = 6_000_000  # bytes of the kept views at most, about: ~6 MB whatever the class (a class of 200 keeps ~3)
+VIEW_CASE = 1_500  # a case's part of a view and its key, in bytes (measured with tracemalloc: 1.5-1.8 KB)
 _VIEWS: dict[tuple, dict] = {}
 _VIEWS_SIZE = [0]
 _GRAPH = attrgetter("graph")
