@@ -16,7 +16,8 @@ from autograder.config import Rubric
 from batch_fakes import entry, grade_fake, submission
 
 root = Path(sys.argv[1])
-entries = [entry(s, submission(root / "in", s, fail=("mul",) if i % 2 else ())) for i, s in enumerate(["ana", "ben", "cai"])]
+entries = [entry(s, submission(root / "in", s, fail=("mul",) if i % 2 else ()))
+           for i, s in enumerate(["ana", "ben", "cai"])]
 grade_batch(entries, root / "out", rubric=Rubric(hidden_seed=42), grade_one=grade_fake, progress=False, workers=2)
 print(sorted({m.partition(".")[0] for m in sys.modules} & {"matplotlib", "PIL"}))
 print(sorted(t.name for t in threading.enumerate() if t is not threading.main_thread()))
