@@ -20,7 +20,7 @@ DRAWN_FROM = ("histogram", "max_score", "submissions")
 
 WIDTH, HEIGHT = 600, 350
 BACKGROUND, TEXT, AXIS, GRID, BAR = "#ffffff", "#222222", "#555555", "#e4e4e4", "#2f6fdb"
-TITLE_SIZE, LABEL_SIZE, TICK_SIZE = 16, 13, 12
+TITLE_SIZE, LABEL_SIZE, TICK_SIZE = 18, 15, 14
 PAD, TICK = 10, 4  # px: around the picture and between its parts; a tick mark's length
 
 
@@ -33,9 +33,9 @@ def histogram_png(summary: dict) -> bytes:
     x_label = "score" if summary["max_score"] is None else f"score (out of {show(summary['max_score'])})"
     left_x, right_x = edges[0], edges[-1]
     x_ticks = _ticks(right_x - left_x, steps=(1, 2, 2.5, 5), most=8, low=left_x)
-    y_top = max(max(counts, default=0), 1)
+    y_top = max(max(counts, default=0), 1) * 1.1  # headroom for the count over the tallest bar
     y_ticks = _ticks(y_top, steps=(1, 2, 5), most=6, whole=True)
-    y_top = max(y_top * 1.1, y_ticks[-1])  # headroom for the counts over the bars
+    y_top = max(y_top, y_ticks[-1])
 
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
