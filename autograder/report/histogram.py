@@ -31,8 +31,8 @@ def histogram_png(summary: dict) -> bytes:
     edges, counts = summary["histogram"]["edges"], summary["histogram"]["counts"]
     title = f"Scores of {summary['submissions']} submission(s)"
     x_label = "score" if summary["max_score"] is None else f"score (out of {show(summary['max_score'])})"
-    left_x, right_x = edges[0], edges[-1]
-    x_ticks = _ticks(right_x - left_x, steps=(1, 2, 2.5, 5), most=8, low=left_x)
+    x_top = edges[-1] or 1.0  # the bins start at 0 (summary_tally.histogram)
+    x_ticks = _ticks(x_top, steps=(1, 2, 2.5, 5), most=8)
     y_top = max(max(counts, default=0), 1) * 1.1  # headroom for the count over the tallest bar
     y_ticks = _ticks(y_top, steps=(1, 2, 5), most=6, whole=True)
     y_top = max(y_top, y_ticks[-1])
@@ -49,11 +49,10 @@ def histogram_png(summary: dict) -> bytes:
     top = PAD + sum(title_font.getmetrics()) + PAD + line  # and a line for the top bar's count
     bottom = HEIGHT - PAD - sum(label_font.getmetrics()) - PAD - line - TICK - 3
     left, right, top, bottom = round(left), round(right), round(top), round(bottom)
-    span = (right_x - left_x) or 1.0
     inner_left, inner_right = left + 6, right - 6  # the bars clear the axis a little
 
     def px(x: float) -> int:
-        return round(inner_left + (x - left_x) / span * (inner_right - inner_left))
+        return round(inner_left + x / x_top * (inner_right - inner_left))
 
     def py(y: float) -> int:
         return round(bottom - y / y_top * (bottom - top))
@@ -87,23 +86,20 @@ def histogram_png(summary: dict) -> bytes:
     return buffer.getvalue()
 
 
-def _ticks(length: float, *, steps: tuple, most: int, low: float = 0.0, whole: bool = False) -> list[float]:
-    """Round tick values over [low, low + length]: the smallest step of steps x 10^k giving at most `most`
-    intervals (at least 1 for whole numbers)."""
-    length = length or 1.0
-    for power in range(math.floor(math.log10(length / most)) - 1, 40):
+def _ticks(top: float, *, steps: tuple, most: int, whole: bool = False) -> list[float]:
+    """Round tick values over [0, top] (top > 0): the smallest step of `steps` x 10^k giving at most `most`
+    intervals (for whole numbers, a whole step)."""
+    for power in range(math.floor(math.log10(top / most)), 40):
         for step in steps:
             size = step * 10.0 ** power
-            if (not whole or size >= 1 and size == int(size)) and length / size <= most + 1e-9:
-                first = math.ceil(low / size - 1e-9)
-                return [round((first + i) * size, 10) for i in range(int(length / size + 1e-9) + 1)
-                        if (first + i) * size <= low + length + 1e-9]
-    return [low, low + length]
+            if (not whole or size >= 1 and size == int(size)) and top / size <= most + 1e-9:
+                return [round(i * size, 10) for i in range(int(top / size + 1e-9) + 1)]
+    return [0.0, top]
 
 
 @lru_cache(maxsize=None)
 def _font(size: int):
-    """Pillow's own TrueType font at `size` px (its bitmap font where Pillow lacks FreeType)."""
+    """Pillow's own TrueType font at `size` px (FreeType, which Pillow's wheels and the distributions' builds have)."""
     from PIL import ImageFont
     return ImageFont.load_default(size)
 
