@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's kit, not the one installed
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "corpus"))
 
 import time  # noqa: E402
