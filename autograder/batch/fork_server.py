@@ -6,7 +6,7 @@ multiprocessing.forkserver, which anything else in the grading process may start
 ended with it (`Server`):
 - it is a fresh interpreter the grading process execs (`python -c ...`, as spawn's workers are): nothing of the
   grading process's memory is in it, and only two descriptors are passed to it (the socket it listens on, in a
-  folder of the grader's of mode 0700, and the read end of a pipe that tells it the pool is gone); its environment
+  folder of the kit's of mode 0700, scratch.py, and the read end of a pipe that tells it the pool is gone); its environment
   is the grading process's when the pool starts, as a spawned worker's is;
 - it imports PRELOAD (modules only: no submission, no sandbox level probed, no zygote started) and forks a worker
   for each the pool starts; the worker then unpickles its arguments and runs the pool's initializer exactly as a
@@ -23,8 +23,10 @@ import io
 import os
 import signal
 import sys
-from multiprocessing import connection, context, forkserver, popen_forkserver, process, reduction, resource_tracker
+from multiprocessing import context, forkserver, popen_forkserver, process, reduction, resource_tracker
 from multiprocessing import spawn, util
+
+from autograder import scratch
 
 ENV = "AUTOGRADER_WORKER_START"
 # what every worker imports: the kit's grading, its sandbox, and LibCST with the repairs (a worker that proves a
@@ -37,6 +39,18 @@ def wanted() -> bool:
     return sys.platform == "linux" and reduction.HAVE_SEND_HANDLE and os.environ.get(ENV, "").strip() != "spawn"
 
 
+def started() -> tuple[Server | None, int]:
+    """A pool's running server and its pid; (None, this process's pid) where the workers are spawned instead: not
+    wanted, or a server that could not be started (no folder for its socket)."""
+    if wanted():
+        server = Server()
+        try:
+            return server, server.start()
+        except OSError:
+            pass
+    return None, os.getpid()
+
+
 class Server(forkserver.ForkServer):
     """One pool's forkserver: `start` (in the thread that runs the pool: the server dies when it ends), `stop`."""
 
@@ -46,7 +60,8 @@ class Server(forkserver.ForkServer):
         with self._lock:
             resource_tracker.ensure_running()
             data = {k: v for k, v in spawn.get_preparation_data("ignore").items() if k == "sys_path"}
-            with socket_listening() as listener:
+            with socket_listening() as listening:
+                listener = listening.listener
                 alive_r, alive_w = os.pipe()
                 try:
                     cmd = (f"from autograder.batch.fork_server import serve; "
@@ -56,12 +71,14 @@ class Server(forkserver.ForkServer):
                                               [listener.fileno(), alive_r])
                 except BaseException:
                     os.close(alive_w)
+                    scratch.remove(listening.folder, listening.held)
                     raise
                 finally:
                     os.close(alive_r)
                 self._forkserver_address = listener.getsockname()
                 self._forkserver_alive_fd = alive_w
                 self._forkserver_pid = pid
+                self._folder = (listening.folder, listening.held)
         return pid
 
     def ensure_running(self) -> None:
@@ -82,31 +99,34 @@ class Server(forkserver.ForkServer):
             except (ProcessLookupError, ChildProcessError):
                 pass
             os.close(alive)
-            if not util.is_abstract_socket_namespace(self._forkserver_address):
-                try:
-                    os.unlink(self._forkserver_address)
-                except OSError:
-                    pass
+            scratch.remove(*self._folder)
             self._forkserver_pid = self._forkserver_alive_fd = self._forkserver_address = None
 
 
 class socket_listening:
-    """A listening Unix socket at an address of multiprocessing's (in its temporary folder, mode 0700; the
-    socket's own mode 0600)."""
+    """A listening Unix socket in a folder of the kit's own (scratch.py: mode 0700, in memory where it can be,
+    else the temporary folder; swept by the next run where this one is killed), the socket's mode 0600. Never in
+    the abstract namespace: any process of the network namespace, whatever its user, could connect there (a
+    child at the uid level) and have the server fork it a process. OSError where the path is too long for a
+    socket (107 bytes: a long TMPDIR): the pool's workers are then spawned."""
 
     def __enter__(self):
         import socket
 
+        self.folder, self.held = scratch.make("autograder-forkserver-", where=scratch.memory())
         self.listener = socket.socket(socket.AF_UNIX)
-        address = connection.arbitrary_address("AF_UNIX")
-        self.listener.bind(address)
-        if not util.is_abstract_socket_namespace(address):
-            os.chmod(address, 0o600)
-        self.listener.listen()
-        return self.listener
+        try:
+            self.listener.bind(os.path.join(self.folder, "server"))
+            os.chmod(self.listener.getsockname(), 0o600)
+            self.listener.listen()
+        except BaseException:
+            self.listener.close()
+            scratch.remove(self.folder, self.held)
+            raise
+        return self
 
     def __exit__(self, *exc) -> None:
-        self.listener.close()
+        self.listener.close()  # the server has its own copy; the folder stays until the server stops
 
 
 def serve(listener_fd: int, alive_r: int, preload: list[str], parent: int, **kwargs) -> None:

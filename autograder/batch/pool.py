@@ -134,9 +134,8 @@ class _Pool:
     def __init__(self, width: int, grade_one: GradeOne, fields: dict, spare_cpu: bool = False):
         # the workers forked from a server of the pool's own that imported the kit once (fork_server.py; their
         # parent, that they die with, is the server), or each spawned
-        self.server = fork_server.Server() if fork_server.wanted() else None
         with sigint_blocked():  # the server and the workers are born deaf to Ctrl-C
-            parent = self.server.start() if self.server else os.getpid()
+            self.server, parent = fork_server.started()
         context = fork_server.Context(self.server) if self.server else multiprocessing.get_context("spawn")
         self.slots = context.RawArray("q", width)   # per worker: the seq of the job it started (0: none yet)
         self.taken = context.Value("i", 0)          # how many workers have taken a slot

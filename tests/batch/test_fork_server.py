@@ -70,3 +70,25 @@ def test_are_the_workers_spawned_as_before_when_asked(tmp_path, monkeypatch):
     notes = _graded(tmp_path, ["ana", "ben"], monkeypatch, "spawned")
     assert {n["ppid"] for n in notes} == {os.getpid()}
     assert not any(n["libcst"] for n in notes)
+
+
+def test_is_the_servers_socket_in_a_folder_of_the_kits_that_a_killed_runs_next_run_sweeps(tmp_path, monkeypatch):
+    """The socket is in a scratch folder (mode 0700, locked while the pool lives): removed with the pool, and
+    where the run is killed, swept by the next (scratch.py); under a TMPDIR too long for a socket's path, with no
+    memory folder, the workers are spawned."""
+    from autograder import scratch
+
+    server = fork_server.Server()
+    server.start()
+    folder = Path(server._forkserver_address).parent
+    try:
+        assert folder.name.startswith("autograder-forkserver-") and (folder.stat().st_mode & 0o777) == 0o700
+        assert scratch.sweep(str(folder.parent)) == 0 and folder.is_dir()  # held: not swept while it lives
+    finally:
+        server.stop()
+    assert not folder.exists()
+    long = tmp_path / ("t" * 60) / ("m" * 60)
+    long.mkdir(parents=True)
+    monkeypatch.setattr(scratch, "memory", lambda: None)
+    monkeypatch.setattr("tempfile.tempdir", str(long))
+    assert fork_server.started() == (None, os.getpid())
