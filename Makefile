@@ -32,7 +32,7 @@ $(VENV)/.installed: pyproject.toml
 	    torch.__version__, 'came from the index pip is configured with:', 'the CPU build' if torch.version.cuda is None \
 	    else 'a CUDA build (make clean setup where that index is reachable gives the CPU one)')"; \
 	fi
-	@echo "setup: the kit and its libraries (otter-grader, nbgrader, dask, matplotlib...: a minute or so)"
+	@echo "setup: the kit and its libraries (otter-grader, nbgrader, dask, Pillow...: a minute or so)"
 	$(EDITABLE_QUIET) $(PIP) install -e '.[torch,dev,notebooks,dask,lti]'   # notebooks: otter-grader, nbgrader; dask: --executor; lti: pylti1p3
 	@echo "setup: done"
 	touch $@

@@ -15,8 +15,8 @@ with a comment naming its student, so every submission's key differs) and runs r
 Each run's CPU (the grading process, its workers and their children) is reported beside its wall time: on a
 shared machine the wall time includes waiting for a core. And, for each class of --merge-count (200 and 2,000), the
 two shards (--shard 1/2, 2/2) graded and `autograder merge` measured: wall, CPU, and the merge process's peak
-memory (ru_maxrss of that process alone; its painter, which imports matplotlib for the histogram, is a child), with
-the ratio of the peaks (issue 32: nothing a class's size multiplies held).
+memory (ru_maxrss of that process alone), with the ratio of the peaks (issue 32: nothing a class's size
+multiplies held).
 
 Goals (issue 32): peak memory at 20,000 at most 1.5x that at 200; reruns as above.
 The goldens are computed beforehand into a private AUTOGRADER_CACHE, so no timed run computes them.
@@ -46,12 +46,8 @@ _MEASURED = ("import resource, sys, runpy\n"
              "sys.argv = ['autograder', *sys.argv[1:]]\n"
              "try:\n    runpy.run_module('autograder', run_name='__main__')\n"
              "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
-             "print('MATPLOTLIB', 'matplotlib' in sys.modules, file=sys.stderr)\n"
              "print('MAXRSS', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
              "raise SystemExit(code)\n")
-
-
-DREW = " (with matplotlib, imported there to draw the histogram)"
 
 
 def engines() -> list[str]:
@@ -91,8 +87,6 @@ def grade(args: list[str], env: dict, cpu: list | None = None, *, replay: Path |
     if done.returncode not in (0, 1):
         raise SystemExit(f"bench_scale: {' '.join(args)} exited {done.returncode}:\n{done.stderr[-3000:]}")
     rss = next(int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("MAXRSS"))
-    if cpu is not None:  # did the grading process import matplotlib (~40 MiB) to draw the histogram itself?
-        cpu.append("MATPLOTLIB True" in done.stderr)  # (its painter starved: a busy machine; batch/painter.py)
     return wall, rss // 1024
 
 
@@ -105,23 +99,20 @@ def one_class(root: Path, count: int, env: dict, replay: Path | None = None) -> 
     paths = make_class(subs, count)
     cpu: list = []
     wall, rss = grade(grade_args(subs, out) if replay is None else [str(subs), str(out)], env, cpu, replay=replay)
-    drew = cpu.pop()
     again, _ = grade(grade_args(subs, out), env, cpu)
-    cpu.pop()
     one = count // 2  # another engine handed in after the deadline: their score, and so the class's files, change
     made = engines()
     paths[one].write_text(made[(one + 1) % len(made)] + f"\n# student s{one + 1:05d}, again\n", encoding="utf-8")
     changed, _ = grade(grade_args(subs, out), env, cpu)
-    cpu.pop()
     return {"count": count, "wall": round(wall, 2), "per_s": round(count / wall, 1), "peak_rss_mib": rss,
             "rerun_nothing_new": round(again, 2), "rerun_one_changed": round(changed, 2), "load": load(),
-            "cpu": cpu[0], "rerun_nothing_new_cpu": cpu[1], "rerun_one_changed_cpu": cpu[2], "replayed": replay is not None,
-            "matplotlib_in_grading_process": drew}
+            "cpu": cpu[0], "rerun_nothing_new_cpu": cpu[1], "rerun_one_changed_cpu": cpu[2],
+            "replayed": replay is not None}
 
 
 def merge(root: Path, count: int, env: dict, replay: Path | None = None) -> dict:
-    """The two shards of a class of `count` graded, then `autograder merge` measured: its wall, CPU (with the
-    painter's, which imports matplotlib to draw the histogram) and the merge process's own peak memory."""
+    """The two shards of a class of `count` graded, then `autograder merge` measured: its wall, CPU and the merge
+    process's own peak memory."""
     subs = root / f"merge{count}"
     make_class(subs, count)
     shards = [root / f"merge{count}-shard{i}" for i in (1, 2)]
@@ -132,7 +123,7 @@ def merge(root: Path, count: int, env: dict, replay: Path | None = None) -> dict
     wall, rss = grade(["merge", *map(str, shards), "--out", str(root / f"merged{count}"),
                        "--config", str(RUBRIC_FILE)], env, cpu)
     return {"count": count, "merge_wall": round(wall, 2), "merge_cpu": cpu[0], "merge_peak_rss_mib": rss,
-            "matplotlib_in_merge_process": cpu[1], "load": load()}
+            "load": load()}
 
 
 def load() -> str:
@@ -172,16 +163,15 @@ def main(argv: list[str] | None = None) -> int:
             row = one_class(root, count, env, replay)
             results["classes"].append(row)
             print(f"{count:>6} submissions: {row['wall']:.1f} s ({row['per_s']}/s), grading process peak "
-                  f"{row['peak_rss_mib']} MiB{DREW if row['matplotlib_in_grading_process'] else ''}; rerun, nothing new "
+                  f"{row['peak_rss_mib']} MiB; rerun, nothing new "
                   f"{row['rerun_nothing_new']:.2f} s "
                   f"({row['rerun_nothing_new_cpu']:.2f} s CPU); one changed {row['rerun_one_changed']:.2f} s "
                   f"({row['rerun_one_changed_cpu']:.2f} s CPU)  (load {row['load']})", flush=True)
         for count in merges:
             m = merge(root, count, env, replay)
             results["merge"].append(m)
-            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s ({m['merge_cpu']:.2f} s CPU, the painter's "
-                  f"with it), merge process peak {m['merge_peak_rss_mib']} MiB"
-                  f"{DREW if m['matplotlib_in_merge_process'] else ''} (load {m['load']})", flush=True)
+            print(f"merge of 2 shards of {m['count']}: {m['merge_wall']:.2f} s ({m['merge_cpu']:.2f} s CPU), "
+                  f"merge process peak {m['merge_peak_rss_mib']} MiB (load {m['load']})", flush=True)
         if len(merges) > 1:
             low, high = results["merge"][0], results["merge"][-1]
             print(f"merge peak memory at {high['count']}: {high['merge_peak_rss_mib'] / low['merge_peak_rss_mib']:.2f}x "

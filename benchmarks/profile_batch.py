@@ -11,8 +11,8 @@ into a private cache, then grades it as `autograder grade DIR --out OUT --worker
 the default one (worker.grade_hidden: profile_worker.py) and notes, per submission, the worker's own
 CPU, its sandboxed children's (reaped by the worker, or by its zygote as the zygote says at each
 reap), and of both what the proofs of named mistakes took; the whole tree's CPU (every descendant,
-once the pool's workers are reaped) less those gives the rest: the workers' and zygotes' start-up,
-the painter. Prints CPU per submission, by process kind, and the functions that cost the grading
+once the pool's workers are reaped) less those gives the rest: the workers' and zygotes' start-up.
+Prints CPU per submission, by process kind, and the functions that cost the grading
 process and the workers most (cProfile, own time and cumulative).
 CPU time, not wall clock: the machine may be shared.
 """
@@ -166,9 +166,9 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
             "sandboxed children: the cases (interpreter, student code, bwrap or zygote)":
                 1000 * (reaped - proofs_children) / n,
             "sandboxed children: the proofs' runs of the repaired copies": 1000 * proofs_children / n,
-            "the rest: workers' and zygotes' start, bwrap, the painter, and the children no one reaps "
+            "the rest: workers' and zygotes' start, bwrap, and the children no one reaps "
             "(a cgroup's count less the above)" if everything is not None else
-            "the rest of the tree (workers' and zygotes' start, the painter), as reaped (a lower bound)":
+            "the rest of the tree (workers' and zygotes' start), as reaped (a lower bound)":
                 1000 * ((everything - main_cpu if everything is not None else tree) - workers_own - reaped) / n,
         },
         "counted_by": "a cgroup" if everything is not None else "getrusage (no cgroup here: a lower bound)",
@@ -176,7 +176,7 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
         "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
                             "the rest of its main thread (the pool, results, progress)":
                                 1000 * (main_thread - sum(spent.values())) / n,
-                            "its other threads (the pool's: reading results; a small class's matplotlib)":
+                            "its other threads (the pool's: reading results)":
                                 1000 * (main_cpu - main_thread) / n},
     }
 

@@ -57,7 +57,6 @@ def main(argv: list[str]) -> int:
         grade_shard(found.entries, Path(out), shard=parse_shard(more[1]), **kwargs)
     else:
         grade_batch(found.entries, Path(out), **kwargs)
-    print("MATPLOTLIB", "matplotlib" in sys.modules, file=sys.stderr)
     print("MAXRSS", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
     return 0
 

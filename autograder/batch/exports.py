@@ -41,7 +41,6 @@ class ClassExport:
     render: Callable[[ClassRows, dict], Iterable[str] | bytes]
     renderers: tuple[str, ...] = ()
     costly: bool = False                         # rendered only when the summary changed (a PNG)
-    ahead: Callable[[dict], None] | None = None  # (summary): have it made elsewhere while the others are written
     only_with: str = ""                          # written only when the summary has this key ("forensics")
 
 
@@ -93,13 +92,8 @@ def _forensics_csv(rows: ClassRows, summary: dict) -> Iterable[str]:
 
 
 def _histogram(rows: ClassRows, summary: dict) -> bytes:
-    from autograder.batch.painter import draw  # drawn by the process that imported matplotlib meanwhile, if any
-    return draw(summary)
-
-
-def _histogram_ahead(summary: dict) -> None:
-    from autograder.batch.painter import ask
-    ask(summary)
+    from autograder.report.histogram import histogram_png
+    return histogram_png(summary)
 
 
 REPORTS, FEEDBACK = "reports", "feedback"
@@ -123,8 +117,7 @@ CLASS_EXPORTS: tuple[ClassExport, ...] = (
                                                         "report/roster_section.py",
                                                         "report/jinja_env.py", "report/templates",
                                                         "diagnosis/catalogue.py")),
-    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True,
-                ahead=_histogram_ahead),
+    ClassExport(HISTOGRAM, _histogram, renderers=("report/summary.py", "report/histogram.py"), costly=True),
     ClassExport(FORENSICS, _forensics_csv, renderers=("report/forensics_csv.py", "variants/forensics.py"),
                 only_with="forensics"),
 )

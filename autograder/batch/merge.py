@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from autograder.batch import painter
 from autograder.batch.class_list import ROSTER_KEY, Roster, class_list, not_on_roster, roster_id, unrostered_row
 from autograder.batch.entry import Entry
 from autograder.batch.class_rows import StoredRows
@@ -64,8 +63,6 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
         raise BatchInputError(f"no shard graded {', '.join(unowned[:3])}: were the shards run on the same class?")
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
-        # the histogram's matplotlib imported by a painter process meanwhile (batch/painter.py), as a batch's is
-        painter.start(len(order))
         with hold_output(out_dir), Store(out_dir / STORE_NAME) as store:
             files = OutputFiles(out_dir, order, store,
                                 full=lambda row: store.get(row.student, keys[row.student]))
@@ -78,8 +75,6 @@ def merge_shards(shard_dirs: Sequence[Path], out_dir: Path, *, rubric: Rubric) -
             files.keep_record()
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
-    finally:
-        painter.stop()
     return MergeResult(stored, len(shards), out_dir, written)
 
 

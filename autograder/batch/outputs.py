@@ -162,10 +162,6 @@ class OutputFiles:
 
     def _write_class(self, rows: WalkedRows, written: Written) -> None:
         """The class's files from its rows and summary, each written when it would change."""
-        for export in CLASS_EXPORTS:  # a costly file made elsewhere (the histogram's painter) starts first
-            if export.ahead and (not export.only_with or export.only_with in written.summary) \
-                    and not self._files.current(export.name, _inputs(export.name, made_from(export.name, written.summary))):
-                export.ahead(written.summary)
         for export in CLASS_EXPORTS:
             if export.only_with and export.only_with not in written.summary:
                 continue

@@ -29,7 +29,6 @@ from autograder.batch.executors import LOCAL, Executor
 from autograder.batch.in_place import InPlace, suits
 from autograder.batch.keys import GradeKey, grade_keys
 from autograder.batch.known_contents import content_digests
-from autograder.batch import painter
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
 from autograder.batch.progress import progress_bar
@@ -141,19 +140,17 @@ def grade_batch(
             LastClass.write(store, rows, rows.key, rubric, last)
     except OutputBusy as busy:
         raise BatchInputError(str(busy)) from None
-    finally:
-        painter.stop()
     return BatchResult(rows, graded, len(to_grade) - graded + len(old), out_dir, written, listed, len(old), changed)
 
 
 def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, workers: int | None, regrade: bool,
                grade_one: GradeOne, progress: bool, executor: Executor,
                on_row: Callable[[BatchRow], None] | None = None,
-               keys_out: dict[str, GradeKey] | None = None, paint: bool = True,
+               keys_out: dict[str, GradeKey] | None = None,
                on_reused: Callable[[Iterable[BatchRow]], None] | None = None) -> tuple[StoredRows, int]:
     """Every entry's row, in the entries' order, grading what the store lacks (all with regrade);
-    on_row(row) as each is stored; paint: the class's histogram is to be drawn (its painter started meanwhile);
-    on_reused(rows): the stored rows reused, walked once while the workers start (when any has a job).
+    on_row(row) as each is stored; on_reused(rows): the stored rows reused, walked once while the workers start
+    (when any has a job).
     Returns (rows, how many this run graded): the rows as the store holds them, read when walked (class_rows.py)."""
     by_student = {e.student: e for e in entries}
     # each student's rubric: the course's, with the student's variant on it ([variants]; only those are kept)
@@ -187,9 +184,6 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
             prepare_renderers()
             if on_reused is not None:
                 on_reused(StoredRows(store, [e.student for e in entries if e.student in finals], keys.get))
-        if todo and on_row is not None and paint and (everything or len(todo) >= painter.PAINTER_MIN):
-            painter.start(len(todo))  # the histogram's matplotlib, imported while the workers grade
-        # (a rerun of a few: imported only if the picture's bins changed, unchanged.py; most often they have not)
         # what is here now (the kit, its libraries) lives to the end: kept out of the collector's full passes,
         # which the growing rows trigger (~0.3 ms a submission in a class of 200)
         gc.freeze()

@@ -69,7 +69,7 @@ def grade_shard(entries: Sequence[Entry], out_dir: Path, *, shard: Shard, rubric
                                 full=lambda row: store.get(row.student, keys[row.student]))
             rows, graded = grade_rows(own, store, rubric=rubric, workers=workers, regrade=regrade,
                                       grade_one=grade_one, progress=progress, executor=executor,
-                                      on_row=files.write_student, keys_out=keys, paint=False)
+                                      on_row=files.write_student, keys_out=keys)
             for row in rows:  # those stored by an earlier run, checked (and written if missing or touched)
                 files.write_student(row)
             # not on the roster: not graded, and their rows say why (merge makes them again)

@@ -28,7 +28,7 @@ def sigint_deferred() -> Iterator[None]:
 
 @contextmanager
 def sigint_blocked() -> Iterator[None]:
-    """Block SIGINT while a process is started (a pool's worker, the histogram's painter): the block is
+    """Block SIGINT while a process is started (a pool's worker): the block is
     inherited, so a Ctrl-C while it is still importing (before it ignores SIGINT) prints no traceback from it.
     The parent's own Ctrl-C stays pending and arrives the moment the block is lifted."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():

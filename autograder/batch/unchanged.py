@@ -3,9 +3,9 @@
 A class file is made from part of the class: the histogram from the scores' bins, the number of submissions
 and the top score only (histogram.DRAWN_FROM), not the rest of the summary. Its key is a digest of that part,
 so a rerun where one student's report changed but the bins did not (a new engine scoring in the same tenth,
-a student's page worded otherwise) leaves the picture as it is: matplotlib is not imported to draw the same
-bytes again. outputs.py writes a costly file only when its key (with the renderers') differs from the one
-recorded with the file, or the file was touched since.
+a student's page worded otherwise) leaves the picture as it is: the same bytes are not drawn again. outputs.py
+writes a costly file only when its key (with the renderers') differs from the one recorded with the file, or
+the file was touched since.
 
 A rerun with a submission to grade also does, while the worker (or the sandbox's zygote) starts, what it would
 otherwise do after: the reused rows' own files checked (EarlyFiles) and the feedback page's templates compiled

@@ -78,7 +78,7 @@ def merge_peak(root: Path, count: int) -> tuple[int, Path]:
 
 
 def test_does_merging_a_class_ten_times_larger_allocate_little_more(tmp_path):
-    merge_peak(tmp_path / "warm", 3)  # the renderers' imports and templates, matplotlib: once a process
+    merge_peak(tmp_path / "warm", 3)  # the renderers' imports and templates, Pillow's font: once a process
     small, _ = merge_peak(tmp_path / "small", SMALL)
     large, _ = merge_peak(tmp_path / "large", LARGE)
     assert large - small < (LARGE - SMALL) * PER_STUDENT, (small, large)

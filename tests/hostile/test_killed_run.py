@@ -88,7 +88,7 @@ def _unavailable(level: str) -> str:
 def test_does_nothing_of_a_grading_run_outlive_its_sigkill(tmp_path, level, zygote):
     if _unavailable(level):
         pytest.skip(f"{level}: {_unavailable(level)}")
-    _class(tmp_path / "class", 24)  # 20 or more: the histogram's painter process is started too
+    _class(tmp_path / "class", 24)
     tmp = tmp_path / "tmp"  # its own temporary folder: its same_cpu slots apart from other graders'
     tmp.mkdir()
     (tmp_path / "rubric.toml").write_text(corpus.rubric_toml(), encoding="utf-8")
