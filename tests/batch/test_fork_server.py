@@ -92,3 +92,30 @@ def test_is_the_servers_socket_in_a_folder_of_the_kits_that_a_killed_runs_next_r
     monkeypatch.setattr(scratch, "memory", lambda: None)
     monkeypatch.setattr("tempfile.tempdir", str(long))
     assert fork_server.started() == (None, os.getpid())
+
+
+def test_are_the_corpus_reports_the_same_from_forked_and_spawned_workers(tmp_path, monkeypatch):
+    """The corpus's variants with a named mistake, graded by the pool as `grade` does (proofs made in the
+    workers): every report byte for byte the same from forked workers as from spawned ones (but its duration)."""
+    import dataclasses
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "corpus"))
+    import variants as corpus
+
+    from autograder.batch.worker import grade_hidden
+    from autograder.report.json_report import render_json
+
+    monkeypatch.setenv("AUTOGRADER_CACHE", str(tmp_path / "cache"))
+    corpus.warm_goldens(tmp_path / "cache")
+    chosen = [v for v in corpus.VARIANTS if v.id in ("mul-no-rmul", "neuron-no-bias", "add-no-radd")] + \
+        list(corpus.VARIANTS[:5])
+    jobs = [Job(v.id, str(corpus.build(v, tmp_path / "in" / v.id))) for v in chosen]
+    found = {}
+    for way in ("spawn", "fork"):
+        monkeypatch.setenv(fork_server.ENV, way)
+        reports = {}
+        grade_parallel(jobs, workers=2, grade_one=grade_hidden, rubric=RUBRIC,
+                       on_done=lambda job, report, why: reports.setdefault(job.student, (report, why)))
+        found[way] = {s: (render_json(dataclasses.replace(r, duration=0.0)), why) for s, (r, why) in reports.items()}
+    assert found["fork"] == found["spawn"] and len(found["fork"]) == len(chosen)
+    assert any('"proven": true' in text for text, _ in found["fork"].values())  # proofs were made
