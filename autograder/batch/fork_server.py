@@ -6,8 +6,8 @@ multiprocessing.forkserver, which anything else in the grading process may start
 ended with it (`Server`):
 - it is a fresh interpreter the grading process execs (`python -c ...`, as spawn's workers are): nothing of the
   grading process's memory is in it, and only two descriptors are passed to it (the socket it listens on, in a
-  folder of the kit's of mode 0700, scratch.py, and the read end of a pipe that tells it the pool is gone); its environment
-  is the grading process's when the pool starts, as a spawned worker's is;
+  scratch folder of the kit's, mode 0700, and the read end of a pipe that tells it the pool is gone); its
+  environment is the grading process's when the pool starts, as a spawned worker's is;
 - it imports PRELOAD (modules only: no submission, no sandbox level probed, no zygote started) and forks a worker
   for each the pool starts; the worker then unpickles its arguments and runs the pool's initializer exactly as a
   spawned one does (batch/worker.start_worker). What the workers share with each other is the server's imported
