@@ -64,8 +64,8 @@ class Server(forkserver.ForkServer):
                 listener = listening.listener
                 alive_r, alive_w = os.pipe()
                 try:
-                    cmd = (f"from autograder.batch.fork_server import serve; "
-                           f"serve({listener.fileno()}, {alive_r}, {self._preload_modules!r}, {os.getpid()}, **{data!r})")
+                    cmd = (f"from autograder.batch.fork_server import serve; serve({listener.fileno()}, {alive_r}, "
+                           f"{self._preload_modules!r}, {os.getpid()}, **{data!r})")
                     exe = spawn.get_executable()
                     pid = util.spawnv_passfds(exe, [exe, *util._args_from_interpreter_flags(), "-c", cmd],
                                               [listener.fileno(), alive_r])
