@@ -142,7 +142,7 @@ def idle() -> bool:
 
 def off_workers(parent: int | None) -> None:
     """This thread, and what it starts from now on, off the CPUs the batch's workers (the grading process's other
-    children) hold slots on (runner/same_cpu.py), where that leaves any: the confirmer's CPU is then one the workers
+    children, or its fork server's) hold slots on (runner/same_cpu.py), where that leaves any: the confirmer's CPU is then one the workers
     leave, whoever else holds slots on the machine (other graders, tests). Left to same_cpu's least-held slot, it
     was at times the worker's own CPU, where at idle priority it got only what the worker left while the spare CPU
     stood idle. One such CPU: it runs there unpinned by a slot (same_cpu pins only among two or more)."""
@@ -150,7 +150,8 @@ def off_workers(parent: int | None) -> None:
         return
     try:
         mine = os.sched_getaffinity(0)
-        theirs = held_by(set(children_of(parent)) - {os.getpid()})
+        kids = children_of(parent)  # the workers, or the pool's fork server and its workers (fork_server.py)
+        theirs = held_by({*kids, *(pid for kid in kids for pid in children_of(kid))} - {os.getpid()})
         if mine - theirs and mine & theirs:
             os.sched_setaffinity(0, mine - theirs)
         trace("confirmer", f"cpus={','.join(map(str, sorted(os.sched_getaffinity(0))))}"

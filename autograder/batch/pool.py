@@ -34,6 +34,7 @@ from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
 from autograder.batch.confirm_trace import trace, trace_waits
+from autograder.batch import fork_server
 from autograder.batch.confirmer import Confirmer, confirming
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
@@ -131,14 +132,23 @@ class _Pool:
     """A process pool whose workers each say, in a shared array, which job they have started."""
 
     def __init__(self, width: int, grade_one: GradeOne, fields: dict, spare_cpu: bool = False):
-        context = multiprocessing.get_context("spawn")
+        # the workers forked from a server of the pool's own that imported the kit once (fork_server.py; their
+        # parent, that they die with, is the server), or each spawned
+        with sigint_blocked():  # the server and the workers are born deaf to Ctrl-C
+            self.server, parent = fork_server.started()
+        context = fork_server.Context(self.server) if self.server else multiprocessing.get_context("spawn")
         self.slots = context.RawArray("q", width)   # per worker: the seq of the job it started (0: none yet)
         self.taken = context.Value("i", 0)          # how many workers have taken a slot
         self.executor = ProcessPoolExecutor(max_workers=width, mp_context=context, initializer=start_worker,
-                                            initargs=(self.slots, self.taken, grade_one, fields, os.getpid(), spare_cpu))
-        with sigint_blocked():  # workers are born deaf to Ctrl-C
+                                            initargs=(self.slots, self.taken, grade_one, fields, parent, spare_cpu))
+        with sigint_blocked():
             for _ in range(width):  # each submit starts a worker (spawned lazily): all start warming now
                 self.executor.submit(int)
+
+    def close(self) -> None:
+        """The fork server ended, once the workers are (or are being) stopped."""
+        if self.server is not None:
+            self.server.stop()
 
     def started(self) -> set[int] | None:
         """The seqs of the jobs the workers have started; None when that can't be told (a worker past its slots)."""
@@ -152,6 +162,14 @@ def _run_pool(pending: deque[Job], width: int, grade_one: GradeOne, fields: dict
               confirming: _Confirming, meanwhile: Callable[[], None] | None = None) -> list[Job]:
     """Grade from `pending` until it is empty ([]) or the pool breaks (the jobs then started)."""
     pool = _Pool(max(1, width), grade_one, fields, spare_cpu=confirming.confirmer.spare)
+    try:
+        return _graded(pool, pending, width, grade_one, fields, on_done, confirming, meanwhile)
+    finally:
+        pool.close()
+
+
+def _graded(pool: _Pool, pending: deque[Job], width: int, grade_one: GradeOne, fields: dict, on_done: OnDone,
+            confirming: _Confirming, meanwhile: Callable[[], None] | None) -> list[Job]:
     running: dict[Future, tuple[Job, int]] = {}
     broken: list[tuple[Job, int]] = []
     seqs = itertools.count(1)

@@ -50,7 +50,7 @@ def grade_fake(path: Path, *, rubric: Rubric, name: str) -> Report:
         os._exit(3)
     if plan["do"] == "sigint_once" and not Path(plan["flag"]).exists():
         Path(plan["flag"]).touch()
-        os.kill(os.getppid(), signal.SIGINT)
+        os.kill(grading_process(), signal.SIGINT)
         time.sleep(5)  # the parent stops this worker long before
     for target, text in plan.get("overwrite", {}).items():  # as a student's code could, unsandboxed
         end = time.monotonic() + 30  # once the parent has written it: it stores rows while workers grade
@@ -60,6 +60,17 @@ def grade_fake(path: Path, *, rubric: Rubric, name: str) -> Report:
     if plan["do"] == "not_a_report":
         return "a string"  # type: ignore[return-value]
     return fake_report(name, rubric, fail=tuple(plan["fail"]), message=plan.get("message", ""))
+
+
+def grading_process() -> int:
+    """The worker's grading process: its parent, or its parent's where that is the pool's fork server."""
+    parent = os.getppid()
+    try:
+        if b"autograder.batch.fork_server" in Path(f"/proc/{parent}/cmdline").read_bytes():
+            return int(Path(f"/proc/{parent}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return parent
 
 
 def fake_report(name: str, rubric: Rubric, *, fail: tuple[str, ...] = (), message: str = "") -> Report:
