@@ -12,12 +12,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from autograder.report.jinja_env import TEMPLATES, template
+from autograder.report.kept import Kept
 
 ROW, SECTION = "feedback_row.html.j2", "feedback_task.html.j2"
 KEPT = 3_000_000  # characters: ~4 MB with their keys (measured with tracemalloc), whatever the class
 
-_KEPT: dict[tuple, str] = {}
-_SIZE = [0]  # characters kept: the pieces' and their keys'
+_KEPT = Kept(KEPT)  # measured in characters: the pieces' and their keys'
 
 
 def with_pieces(tasks: list[dict], *, sections: bool) -> list[dict]:
@@ -39,16 +39,8 @@ def piece(name: str, task: dict, *, keep: bool = True):
     if not keep:
         return markupsafe.Markup(template(name).render(t=task))
     key = (name, *(tuple(value) if type(value) is list else value for value in map(task.__getitem__, inputs(name))))
-    found = _KEPT.get(key)
-    if found is None:
-        found = markupsafe.Markup(template(name).render(t=task))
-        size = len(found) + sum(len(value) for value in key if isinstance(value, str))
-        if _SIZE[0] + size > KEPT:
-            _KEPT.clear()
-            _SIZE[0] = 0
-        _KEPT[key] = found
-        _SIZE[0] += size
-    return found
+    return _KEPT.get(key, lambda: markupsafe.Markup(template(name).render(t=task)),
+                     lambda found: len(found) + sum(len(value) for value in key if isinstance(value, str)))
 
 
 @lru_cache(maxsize=None)

@@ -16,6 +16,7 @@ from autograder.report.grouping import same_problems
 from autograder.report.task_text import variant_line
 from autograder.report.feedback_pieces import with_pieces
 from autograder.report.jinja_env import template
+from autograder.report.kept import Kept
 from autograder.report.model import CaseResult, Report, TaskResult
 from autograder.report.next_step import next_step, steps
 from autograder.report.numbers import show
@@ -156,22 +157,13 @@ def _cases_view(task: TaskResult) -> dict:
     if any(map(_GRAPH, task.cases)):
         return _made_cases_view(task)
     key = (task.id, *map(_CASE_FIELDS, task.cases))
-    found = _VIEWS.get(key)
-    if found is None:
-        found = _with_cases_html([_made_cases_view(task)])[0]
-        size = VIEW_CASE * len(task.cases) + sum(len(found[name]) for name in _HTML)
-        if _VIEWS_SIZE[0] + size > VIEWS_KEPT:
-            _VIEWS.clear()
-            _VIEWS_SIZE[0] = 0
-        _VIEWS[key] = found
-        _VIEWS_SIZE[0] += size
-    return found
+    return _VIEWS.get(key, lambda: _with_cases_html([_made_cases_view(task)])[0],
+                      lambda found: VIEW_CASE * len(task.cases) + sum(len(found[name]) for name in _HTML))
 
 
 VIEWS_KEPT = 6_000_000  # bytes of the kept views at most, about: ~6 MB whatever the class (a class of 200 keeps ~3)
 VIEW_CASE = 1_500  # a case's part of a view and its key, in bytes (measured with tracemalloc: 1.5-1.8 KB)
-_VIEWS: dict[tuple, dict] = {}
-_VIEWS_SIZE = [0]
+_VIEWS = Kept(VIEWS_KEPT)
 _GRAPH = attrgetter("graph")
 _CASE_FIELDS = attrgetter(*(f.name for f in fields(CaseResult) if f.name != "graph"))  # its graph: None (_cases_view)
 _HTML = ("first_html", "more_html", "waived_html", "passed_html", "hidden_marks")

@@ -87,14 +87,13 @@ def test_is_a_task_s_row_and_section_rendered_once_for_every_page_where_they_rea
 def test_are_the_kept_pieces_held_to_a_few_mb_however_many_tasks_a_class_has(monkeypatch):
     """Kept pieces are a bounded cache, not a class's worth: with KEPT small, pages of ever new tasks keep at most
     KEPT characters, and every page still reads as the inline template renders it."""
-    monkeypatch.setattr(feedback_pieces, "KEPT", 20_000)
+    monkeypatch.setattr(feedback_pieces._KEPT, "limit", 20_000)
     feedback_pieces._KEPT.clear()
-    feedback_pieces._SIZE[0] = 0
     for i in range(60):
         case = CaseResult(f"mul-{i}", "failed", "public", f"wrong grad {i}", "x * y", (f"got {i}",))
         report = Report(f"s{i}", 0.0, 1.0, (TaskResult("mul", f"Mul {i}", 0.0, 1.0, (case,)),))
         assert render_feedback(report) == inline_page(report)
-        assert feedback_pieces._SIZE[0] <= 20_000
+        assert feedback_pieces._KEPT.size <= 20_000
     assert 0 < len(feedback_pieces._KEPT) < 60
 
 
@@ -128,12 +127,11 @@ def test_is_a_task_s_view_made_once_for_the_pages_whose_task_reads_the_same_and_
         assert view["public"] is not first["public"]
         assert render_feedback(Report("cy", 1.0, 1.0, (changed,))) == inline_page(Report("cy", 1.0, 1.0, (changed,)))
 
-    monkeypatch.setattr(html_report, "VIEWS_KEPT", 5_000)
+    monkeypatch.setattr(html_report._VIEWS, "limit", 5_000)
     html_report._VIEWS.clear()
-    html_report._VIEWS_SIZE[0] = 0
     for i in range(40):
         case = CaseResult(f"mul-{i}", "failed", "public", f"wrong grad {i}", "x * y", (f"got {i}",))
         report = Report(f"s{i}", 0.0, 1.0, (TaskResult("mul", "Mul", 0.0, 1.0, (case,)),))
         assert render_feedback(report) == inline_page(report)
-        assert html_report._VIEWS_SIZE[0] <= 5_000
+        assert html_report._VIEWS.size <= 5_000
     assert 0 < len(html_report._VIEWS) < 40
