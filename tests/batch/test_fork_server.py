@@ -98,6 +98,7 @@ def test_are_the_corpus_reports_the_same_from_forked_and_spawned_workers(tmp_pat
     """The corpus's variants with a named mistake, graded by the pool as `grade` does (proofs made in the
     workers): every report byte for byte the same from forked workers as from spawned ones (but its duration)."""
     import dataclasses
+    import difflib
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "corpus"))
     import variants as corpus
@@ -117,5 +118,8 @@ def test_are_the_corpus_reports_the_same_from_forked_and_spawned_workers(tmp_pat
         grade_parallel(jobs, workers=2, grade_one=grade_hidden, rubric=RUBRIC,
                        on_done=lambda job, report, why: reports.setdefault(job.student, (report, why)))
         found[way] = {s: (render_json(dataclasses.replace(r, duration=0.0)), why) for s, (r, why) in reports.items()}
-    assert found["fork"] == found["spawn"] and len(found["fork"]) == len(chosen)
+    assert len(found["fork"]) == len(chosen)
+    for student, (text, why) in found["fork"].items():  # what differs, shown line by line
+        assert (text, why) == found["spawn"][student], "\n".join(difflib.unified_diff(
+            found["spawn"][student][0].splitlines(), text.splitlines(), "spawned", "forked", lineterm="", n=2))
     assert any('"proven": true' in text for text, _ in found["fork"].values())  # proofs were made
