@@ -161,3 +161,23 @@ def test_do_two_processes_that_need_the_same_goldens_at_once_compute_them_once(t
         results = list(pool.map(_compute_in_a_process, [str(tmp_path)] * 2, [str(log)] * 2))
     assert results[0] == results[1] == {"add/c0": {"out": 1.0}, "add/c1": {"out": 2.0}, "add/c2": {"out": 3.0}}
     assert log.read_text() == "computed\n", "the second waited for the first's file and read it"
+
+
+def test_are_computed_goldens_the_ones_a_later_run_reads_back_keys_in_order_too(tmp_path, monkeypatch):
+    """The run that computes a set of goldens grades with what every later run reads from the cache, in the same
+    order: compare() walks a golden's keys, so a case whose `out` and `connected` are both wrong said "out: ..."
+    first when the goldens were computed (the program's order) and "connected: ..." when read (the file's sorted
+    keys): the same submission's report differed between the first run and the next."""
+    import json
+
+    from autograder.config import load_rubric
+    from autograder.grading import select_cases
+
+    monkeypatch.setattr(golden_store, "_IN_MEMORY", {})
+    rubric = load_rubric(Path(__file__).resolve().parents[2] / "assignment.toml")
+    chosen = [c for c in select_cases(rubric, include_hidden=True) if c.task == "neuron"][:3]
+    computed = GoldenStore(tmp_path).goldens(chosen, activation=rubric.activation)
+    monkeypatch.setattr(golden_store, "_IN_MEMORY", {})
+    read = GoldenStore(tmp_path).goldens(chosen, activation=rubric.activation)
+    assert any(len(golden) > 1 for golden in computed.values())
+    assert json.dumps(computed) == json.dumps(read)  # order-sensitive, unlike ==
