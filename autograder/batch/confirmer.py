@@ -142,10 +142,11 @@ def idle() -> bool:
 
 def off_workers(parent: int | None) -> None:
     """This thread, and what it starts from now on, off the CPUs the batch's workers (the grading process's other
-    children, or its fork server's) hold slots on (runner/same_cpu.py), where that leaves any: the confirmer's CPU is then one the workers
-    leave, whoever else holds slots on the machine (other graders, tests). Left to same_cpu's least-held slot, it
-    was at times the worker's own CPU, where at idle priority it got only what the worker left while the spare CPU
-    stood idle. One such CPU: it runs there unpinned by a slot (same_cpu pins only among two or more)."""
+    children, or its fork server's) hold slots on (runner/same_cpu.py), where that leaves any: the confirmer's CPU
+    is then one the workers leave, whoever else holds slots on the machine (other graders, tests). Left to
+    same_cpu's least-held slot, it was at times the worker's own CPU, where at idle priority it got only what the
+    worker left while the spare CPU stood idle. One such CPU: it runs there unpinned by a slot (same_cpu pins only
+    among two or more)."""
     if parent is None or not hasattr(os, "sched_setaffinity"):
         return
     try:
