@@ -36,7 +36,7 @@ sys.path.insert(0, str(KIT))
 sys.path.insert(0, str(KIT / "benchmarks"))
 sys.path.insert(0, str(KIT / "tests" / "corpus"))
 
-from profile_worker import LOG_ENV, PROFILE_ENV, profiled_grade  # noqa: E402
+from profile_worker import LOG_ENV, PROFILE_ENV, profiled_grade, profiler  # noqa: E402
 from tree_cpu import counting_here  # noqa: E402
 
 
@@ -88,16 +88,21 @@ def _tree() -> float:
     return t.children_user + t.children_system
 
 
-def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profiling: bool = True) -> dict:
+def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profiling: bool | str = True,
+        endless: bool = True) -> dict:
     """bench_batch's class of `count`, its goldens warmed, then split(). profiling False: CPU times alone
-    (cProfile costs pure-Python code several times its own time)."""
+    (cProfile costs pure-Python code several times its own time). endless False: the class without its
+    endless loops, as bench_batch's goal run and the floor grade it."""
     import bench_batch
 
     with tempfile.TemporaryDirectory(prefix="profile-batch-") as tmp:
         tmp = Path(tmp)
         subs = tmp / "class"
         subs.mkdir()
-        bench_batch.make_class(subs, count, seed)
+        made = bench_batch.make_class(subs, count, seed)
+        if not endless:
+            subs = tmp / "class-honest"
+            bench_batch.without_endless(made, subs)
         result = split(subs, tmp / "cache", tmp / "work", workers=workers, logs=keep, profiling=profiling)
         print_split(result)
         if profiling:
@@ -110,9 +115,10 @@ def run(count: int, workers: int, seed: int, top: int, keep: Path | None, profil
 
 
 def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path | None = None,
-          profiling: bool = False) -> dict:
+          profiling: bool | str = False) -> dict:
     """Grade the class in `subs` as `autograder grade` does (its goldens in `cache`: warmed first, untimed),
-    and say where its CPU went, per submission, by process and by the main process's stage."""
+    and say where its CPU went, per submission, by process and by the main process's stage. profiling: True,
+    cProfile on the wall clock; "cpu", on each thread's CPU time."""
     import bench_batch
     from autograder.batch.discover import discover
     from autograder.batch.run import grade_batch
@@ -125,7 +131,7 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
     os.environ["AUTOGRADER_CACHE"] = str(cache)
     os.environ.pop("AUTOGRADER_HIDDEN_SEED", None)
     os.environ[LOG_ENV] = str(logs)
-    os.environ[PROFILE_ENV] = "1" if profiling else "0"
+    os.environ[PROFILE_ENV] = "cpu" if profiling == "cpu" else "1" if profiling else "0"
     rubric = load_rubric(bench_batch.RUBRIC_FILE)
     warm = work / "warm"
     shutil.copytree(bench_batch.corpus.SOLUTIONS, warm / "w000" / "micrograd", ignore=shutil.ignore_patterns("__pycache__"))
@@ -137,7 +143,7 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
     entries = discover([subs], work / "intake").entries
     stages = _timed_main_stages()
     before = dict(stages)
-    profile = cProfile.Profile()
+    profile = profiler(profiling == "cpu")
     with counting_here() as counted:  # every process, whoever reaps it (a zygote's forks are killed, not reaped)
         cpu0, tree0, wall0, main_thread0 = _cpu(), _tree(), time.perf_counter(), time.thread_time()
         group0 = counted() if counted else 0.0
@@ -171,6 +177,7 @@ def split(subs: Path, cache: Path, work: Path, *, workers: int = 2, logs: Path |
             "the rest of the tree (workers' and zygotes' start), as reaped (a lower bound)":
                 1000 * ((everything - main_cpu if everything is not None else tree) - workers_own - reaped) / n,
         },
+        "workers_collector_ms": 1000 * sum(x.get("gc", 0.0) for x in lines) / n,
         "counted_by": "a cgroup" if everything is not None else "getrusage (no cgroup here: a lower bound)",
         "proofs": sum(x["proofs_count"] for x in lines),
         "main_process_ms": {**{label: 1000 * v / n for label, v in spent.items()},
@@ -191,6 +198,7 @@ def print_split(result: dict, indent: str = "") -> None:
     print(f"{indent}  {'total':76} {sum(result['ms_per_submission'].values()):7.1f} ms")
     print(f"{indent}  ({result['proofs']} proofs of named mistakes for {n} submissions; the total counted by "
           f"{result['counted_by']})")
+    print(f"{indent}  (of the workers' own: Python's collector {result['workers_collector_ms']:.1f} ms)")
     print(f"{indent}the main process's CPU per submission, by stage (and in all, for the class):")
     for what, ms in result["main_process_ms"].items():
         print(f"{indent}  {what:70} {ms:6.1f} ms {ms * n / 1000:6.2f} s")
@@ -243,6 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the numbers here")
     parser.add_argument("--no-cprofile", action="store_true",
                         help="CPU times alone, without cProfile (which slows pure-Python code several times)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="cProfile on each thread's CPU time, not the wall clock (a worker's wait for its child "
+                             "then counts only what it costs)")
+    parser.add_argument("--no-endless", action="store_true",
+                        help="the class without its endless loops (bench_batch's goal run, the floor's class)")
     parser.add_argument("--fixed", type=int, metavar="RUNS",
                         help="instead: what a class costs whatever its size, `autograder grade` on a class of 2 "
                              "as a real process RUNS times (medians of wall clock and CPU of every process)")
@@ -256,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         print("  walls " + " ".join(f"{x:.2f}" for x in result["walls"]) + "; CPUs " +
               " ".join(f"{x:.2f}" for x in result["cpus"]))
     else:
-        result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=not args.no_cprofile)
+        result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=False if args.no_cprofile else "cpu" if args.cpu_clock else True,
+                     endless=not args.no_endless)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

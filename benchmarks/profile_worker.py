@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 LOG_ENV = "AUTOGRADER_PROFILE_BATCH_DIR"  # where each worker writes its lines and its cProfile stats
-PROFILE_ENV = "AUTOGRADER_PROFILE_BATCH_CPROFILE"  # "1": the workers run under cProfile too
+PROFILE_ENV = "AUTOGRADER_PROFILE_BATCH_CPROFILE"  # "1": the workers run under cProfile too; "cpu": on CPU time
 _PROFILE: list[cProfile.Profile] = []
 _PROOFS = {"self": 0.0, "children": 0.0, "count": 0}  # this worker's proofs so far
 
@@ -52,17 +52,42 @@ def _counted_prove():
     repair.prove = prove
 
 
+_GC = {"cpu": 0.0, "started": 0.0}  # the collector's CPU in this worker so far (its own thread's: gc.callbacks)
+
+
+def _timed_collector() -> None:
+    import gc
+    import time
+
+    def timed(phase, _info):
+        if phase == "start":
+            _GC["started"] = time.thread_time()
+        else:
+            _GC["cpu"] += time.thread_time() - _GC["started"]
+    if timed.__qualname__ not in {getattr(c, "__qualname__", "") for c in gc.callbacks}:
+        gc.callbacks.append(timed)
+
+
+def profiler(cpu: bool) -> cProfile.Profile:
+    """cProfile on the wall clock (its default), or on this thread's CPU time: then a worker's wait for its child
+    (a write that wakes it, a poll) counts only the CPU it costs, not the child's time."""
+    import time
+
+    return cProfile.Profile(time.thread_time) if cpu else cProfile.Profile()
+
+
 def profiled_grade(path: Path, *, rubric, name: str):
     """worker.grade_hidden, with the worker's CPU, its children's and its proofs' noted in a line of its log."""
     from autograder.batch.worker import grade_hidden
 
     folder = Path(os.environ[LOG_ENV])
-    profiling = os.environ.get(PROFILE_ENV) == "1"
+    profiling = os.environ.get(PROFILE_ENV) in ("1", "cpu")
     if not _PROFILE:
-        _PROFILE.append(cProfile.Profile())
+        _PROFILE.append(profiler(os.environ.get(PROFILE_ENV) == "cpu"))
     _counted_prove()
+    _timed_collector()
     proofs0 = dict(_PROOFS)
-    self0, children0 = own(), children()
+    self0, children0, gc0 = own(), children(), _GC["cpu"]
     if profiling:
         _PROFILE[0].enable()
     try:
@@ -71,6 +96,7 @@ def profiled_grade(path: Path, *, rubric, name: str):
         if profiling:
             _PROFILE[0].disable()
         line = {"student": name, "pid": os.getpid(), "self": own() - self0, "children": children() - children0,
+                "gc": _GC["cpu"] - gc0,
                 **{f"proofs_{k}": _PROOFS[k] - proofs0[k] for k in _PROOFS}}
         with open(folder / f"worker-{os.getpid()}.jsonl", "a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")

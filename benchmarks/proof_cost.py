@@ -5,7 +5,7 @@
 bench_batch's class is graded in this process (grading.grade_path, as a batch worker does, libcst and the kit
 imported and the goldens cached by a first pass), and each part of every proof is timed in CPU (this process's,
 and its sandboxed children's where a part starts one): the text work (apply.repaired: reading the files, `ast`
-narrowing, LibCST's parse, the transforms, printing, the diff), the copy (copytree and writing the repaired
+narrowing, LibCST's parse, the transforms, printing, the diff), the copy (linked_copy and writing the repaired
 files), and the copy's run (the worker's side: staging, starting the child, the conversation; the child's side).
 Medians over the passes of the per-proof means; unprofiled (cProfile costs pure-Python code several times).
 """
@@ -62,7 +62,7 @@ def instrument(totals: dict) -> None:
     _timed(apply.cst, "parse_module", totals, "parse")
     _timed(apply, "_visit", totals, "visit")
     _timed(apply, "_changed", totals, "diff")
-    _timed(repair.shutil, "copytree", totals, "copy")
+    _timed(repair, "linked_copy", totals, "copy")  # the repair's own copy (not shutil.copytree: staging uses it too)
     _timed(repair, "_write", totals, "write")
     real_code = libcst.Module.code.fget
 

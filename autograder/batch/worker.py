@@ -6,6 +6,7 @@ grading.grade_path starts.
 """
 from __future__ import annotations
 
+import gc
 import signal
 from dataclasses import replace
 from pathlib import Path
@@ -87,6 +88,7 @@ def start_worker(slots, taken, grade_one: GradeOne, rubric: dict, parent: int | 
             warm_hidden(rubric_from_fields(rubric))
     except Exception:  # noqa: BLE001 - grading the first submission meets the same problem and reports it
         pass
+    gc.freeze()  # what warming made (the cases, the goldens, the sandbox level) lives as long as the worker
 
 
 def warm_hidden(rubric: Rubric) -> None:

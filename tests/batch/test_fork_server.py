@@ -23,8 +23,10 @@ pytestmark = pytest.mark.skipif(not fork_server.wanted(), reason="the workers ar
 def grade_noting(path: Path, *, rubric, name: str):
     """A fake grading that notes what the worker's process is: its pid, its parent, its parent's command line,
     whether LibCST was imported before the job (preloaded), and an environment variable the test set."""
+    import gc
+
     parent = os.getppid()
-    note = {"pid": os.getpid(), "ppid": parent, "libcst": "libcst" in sys.modules,
+    note = {"pid": os.getpid(), "ppid": parent, "libcst": "libcst" in sys.modules, "frozen": gc.get_freeze_count(),
             "parent_cmdline": Path(f"/proc/{parent}/cmdline").read_bytes().decode().split("\0"),
             "env": os.environ.get("FORK_SERVER_TEST_MARK")}
     plan = json.loads((Path(path) / "plan.json").read_text())
@@ -51,6 +53,8 @@ def test_are_the_workers_forked_from_a_fresh_server_that_preloaded_the_kit_and_i
     assert cmdline[0] == sys.executable and "-c" in cmdline
     assert any("from autograder.batch.fork_server import serve" in part for part in cmdline)
     assert all(n["libcst"] for n in notes)  # imported by the server, not by each worker
+    # what the server imported is kept out of the workers' collections (a full one walks only what a worker made)
+    assert all(n["frozen"] > 20_000 for n in notes), [n["frozen"] for n in notes]
     server = servers.pop()
     assert not Path(f"/proc/{server}").exists()  # ended with the pool
     # multiprocessing's global forkserver was never started: the pool's is its own

@@ -96,3 +96,21 @@ def test_is_a_bad_ladder_value_one_line():
                               "not {'diagnosis': 'everything'}")
     assert from_mapping({"feedback": {"diagnosis": "where"}}).feedback == "where"
     assert from_mapping({}).feedback == "fix"
+
+
+def test_is_the_repaired_copy_made_of_links_with_only_the_repaired_file_new_and_the_prepared_one_untouched(
+        submission):
+    """The copy links the prepared files (one system call each, not a copy with its metadata); the repaired file is
+    a new file in its link's place, so the prepared folder the report's lines are read from keeps the student's text."""
+    package = submission / "sub" / "micrograd"
+    (package / "nn.py").write_text("# the student's nn, not repaired\n")
+    (package / "engine.py").chmod(0o640)
+    before = {p.name: (p.read_bytes(), p.stat().st_ino) for p in package.iterdir()}
+    (found,), ran = _prove(submission)
+    assert found.proven
+    copy = ran[0][0] / "micrograd"
+    assert {p.name: (p.read_bytes(), p.stat().st_ino) for p in package.iterdir()} == before  # nothing written through
+    assert (copy / "nn.py").stat().st_ino == before["nn.py"][1]  # a link: the same file
+    assert (copy / "engine.py").stat().st_ino != before["engine.py"][1]
+    assert "self.grad += other.data * out.grad" in (copy / "engine.py").read_text()
+    assert (copy / "engine.py").stat().st_mode & 0o777 == 0o640  # the mode it replaced

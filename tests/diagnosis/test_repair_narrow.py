@@ -139,11 +139,40 @@ def test_is_a_line_added_beside_a_cut_refused_rather_than_put_on_a_guessed_side(
         CLASS.replace("        return out\n", "        return out\n    x = 1\n")
 
 
-def test_does_a_repair_that_reads_a_whole_class_never_run_narrowed():
+def test_is_a_repair_that_reads_a_whole_class_given_its_classes_uncut_and_one_that_reads_everywhere_the_whole_file():
     from autograder.diagnosis.repair import nn, nn_params, ops_wiring
-    assert not narrow.narrows(ops_wiring.AddReflectedMethod)
-    assert not narrow.narrows(nn.AddBias)
-    assert not narrow.narrows(nn_params.ListBias)  # everywhere: it reads how __init__ keeps the bias
+    assert not narrow.narrows(ops_wiring.AddReflectedMethod) and narrow.narrows_to_classes(ops_wiring.AddReflectedMethod)
+    assert not narrow.narrows(nn.AddBias) and narrow.narrows_to_classes(nn.AddBias)
+    # everywhere: it reads how __init__ keeps the bias, wherever that is
+    assert not narrow.narrows(nn_params.ListBias) and not narrow.narrows_to_classes(nn_params.ListBias)
+    part = narrow.narrowed(CLASS, Scope(frozenset({"__mul__"})), whole_classes=True)
+    assert part is None or part.text == CLASS  # the class holding __mul__ whole: `twice` stays
+    assert narrow.narrowed(CLASS, Scope(frozenset({"__call__"}), frozenset({"Neuron"})), whole_classes=True) \
+        is narrow.NOTHING
+
+
+@pytest.mark.parametrize("task, mistake", [("mul", "reflected_op_missing"), ("neuron", "bias_missing"),
+                                           ("neuron", "wrong_activation")])
+def test_does_libcst_parse_only_the_class_a_whole_class_repair_reads(tmp_path, parsed, monkeypatch, task, mistake):
+    """Neuron's repairs read Neuron whole (its __init__ says where the bias is kept), the reflected method's the class
+    holding the operation: is only that class parsed (engine.py not at all for Neuron: its Value has an __init__
+    too, but is not Neuron), and is the repair the whole files' one?"""
+    variant = next(v for v in corpus.VARIANTS if v.task == task and corpus.NAMED[v.id] == mistake)
+    files = {**SOLUTION, variant.file: corpus.variant_source(variant)}
+    package = tmp_path / "micrograd"
+    package.mkdir()
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    found = apply.repaired(package, task, (mistake,))
+    assert found[1][mistake], "the repair found its spot"
+    held = "class Neuron" if task == "neuron" else "def __mul__"
+    assert parsed and all(held in t and "def train" not in t for t in parsed)
+    if task == "neuron":
+        assert all("class Value" not in t and "class MLP" not in t for t in parsed)
+    else:
+        assert all("def __add__" in t for t in parsed)  # the class whole: its other methods too
+    monkeypatch.undo()
+    assert found == apply._wholly(dict(sorted(files.items())), task, (mistake,))
 
 
 def test_does_libcst_parse_only_the_statements_holding_the_scope_when_one_file_is_repaired(tmp_path, parsed,

@@ -15,6 +15,7 @@ never changes.
 """
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -53,7 +54,7 @@ def _task(task: TaskResult, root, files, cases, goldens, rel_tol, abs_tol, level
     withdrawn = False
     if own and texts and any(edits.values()):
         copy = work / f"repair-{task.id}"
-        shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+        linked_copy(root, copy)
         for rel, text in texts.items():
             _write(copy / "micrograd", rel, text, (package / rel).read_text(encoding="utf-8"))
         outcomes = run(copy, own)
@@ -74,15 +75,43 @@ def _passes(outcome, golden: dict, rel_tol: float, abs_tol: float) -> bool:
                                                                           abs_tol=abs_tol)
 
 
+def linked_copy(root: Path, copy: Path) -> None:
+    """The prepared folder again at `copy` (its __pycache__ left out), each file a hard link to the prepared one
+    where the filesystem allows (a copy where not): a link costs one system call, a copy with its metadata about
+    ten. A repaired file is then a new file in the link's place (_replace), never written through it. The child
+    that runs the copy gets it as it got the prepared folder itself (staged, or bound read-only): no file the
+    first run did not already show it."""
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"), copy_function=_link_or_copy)
+
+
+def _link_or_copy(source: str, target: str) -> str:
+    try:
+        os.link(source, target)
+    except OSError:  # another filesystem, or one without hard links
+        shutil.copy2(source, target)
+    return target
+
+
 def _write(package: Path, rel: str, text: str, original: str) -> None:
-    """The repaired file in the copy; a notebook's cell map moved with the lines a repair added."""
+    """The repaired file in the copy; a notebook's cell map moved with the lines a repair added. Each a new file
+    (the copy's own may be a link to the prepared one: linked_copy)."""
     from autograder.diagnosis.repair import cells
     target = package / rel
-    target.write_text(text, encoding="utf-8")
+    _replace(target, text)
     table = target.with_suffix(cells.SUFFIX)
     if table.is_file():
-        table.write_text(cells.shifted(cells.read(table.read_text(encoding="utf-8")), original, text),
-                         encoding="utf-8")
+        _replace(table, cells.shifted(cells.read(table.read_text(encoding="utf-8")), original, text))
+
+
+def _replace(path: Path, text: str) -> None:
+    """`text` in a new file at `path`, with the mode of the one it replaces (a hard link to another name of the
+    grader's: writing through it would change that one too)."""
+    mode = path.stat().st_mode & 0o7777
+    path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    os.fchmod(fd, mode)  # as it was, whatever the umask
+    with open(fd, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
 
 
 def _proof(package: Path, files: dict[str, str], edits: list, cases: int, together: bool) -> Proof:

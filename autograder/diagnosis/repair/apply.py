@@ -56,7 +56,12 @@ def _narrowly(originals: dict[str, str], task: str, mistakes: tuple[str, ...]):
     as _wholly; _Whole where it can't say so (a repair that looks at a class as a whole, a method bound under
     another name, a file `ast` or LibCST can't read, a change beside a cut)."""
     chosen = list(repairs(task, m) for m in mistakes)
-    if not all(narrow.narrows(r) for found in chosen for r in found):
+    every = [r for found in chosen for r in found]
+    if all(narrow.narrows(r) for r in every):
+        whole_classes = False
+    elif all(narrow.narrows_to_classes(r) for r in every):
+        whole_classes = True  # a repair reads a class whole: the classes holding the scope, uncut
+    else:
         raise _Whole
     first = _chosen(originals, locate.needles(task))
     where = locate.scope_known(task, narrow.defined([originals[rel] for rel in first], locate.method_name(task))
@@ -72,7 +77,9 @@ def _narrowly(originals: dict[str, str], task: str, mistakes: tuple[str, ...]):
                 before = texts.get(rel) or originals[rel]
                 if not _may_hold(where, before):
                     continue
-                part = narrow.narrowed(before, where)
+                part = narrow.narrowed(before, where, whole_classes)
+                if part is narrow.NOTHING:  # no class or function of the scope here: nothing of it to mend
+                    continue
                 transformer = repair(where)
                 try:
                     module = cst.parse_module(part.text if part else before)

@@ -7,7 +7,10 @@ comments and blank lines between methods kept), the repair runs on what is left,
 are put back between the cut ones: the same text a repair of the whole file writes. Only for a repair that
 looks at nothing but the scope's functions (not a class as a whole: `leave_class`; not `everywhere`); where
 the lines it changed touch a cut (the side of it they belong on is not known), nothing is put back and the
-whole file is repaired instead. The top-level statements that hold none of the scope's functions are cut too (a
+whole file is repaired instead. A repair that reads a class as a whole (`leave_class` alone: the reflected method
+added after the operation's, Neuron's __call__ mended from what its __init__ keeps) is given the top-level classes
+holding one of the scope's functions (of the scope's classes, where it names them) whole, uncut; a file with none
+is not its to mend (`NOTHING`). The top-level statements that hold none of the scope's functions are cut too (a
 repair visits only those that do: apply._visit), but for the one holding the file's first indented line, and
 not where that would change the file's first line ending (LibCST writes new lines with the indent and the line
 ending it reads first in the text it parses). Text only, read with the standard library's `ast` and `tokenize`
@@ -42,6 +45,16 @@ def narrows(repair: type) -> bool:
     return not repair.everywhere and all(getattr(repair, name) is getattr(Repair, name) for name in _WHOLE)
 
 
+def narrows_to_classes(repair: type) -> bool:
+    """Whether the repair looks only into the classes holding the scope's functions, each as a whole (its own
+    leave_class, nothing else of _WHOLE), and so may run on a file narrowed to those classes."""
+    return not repair.everywhere and all(getattr(repair, name) is getattr(Repair, name)
+                                         for name in _WHOLE if name != "leave_class")
+
+
+NOTHING = object()  # narrowed(..., whole_classes=True): no class or function of the scope in the file
+
+
 def lines(text: str) -> list[str]:
     return _LINE.findall(text)
 
@@ -57,21 +70,31 @@ def defined(texts: list[str], name: str) -> bool | None:
     return found
 
 
-def narrowed(text: str, where: Scope) -> Narrowed | None:
+def narrowed(text: str, where: Scope, whole_classes: bool = False):
     """The text with the methods outside `where` cut from the top-level classes holding one of its functions, and
-    the top-level statements holding none cut too (None: a text `ast` can't read, or nothing to cut)."""
+    the top-level statements holding none cut too (None: a text `ast` can't read, or nothing to cut).
+    whole_classes: those classes (of where.classes, where it names some) kept whole, and the rest cut; NOTHING
+    where the text holds none of them and no function of the scope."""
     tree = _tree(text)
     if tree is None:
         return None
     cut: set[int] = set()
     top: set[int] = set()
+    kept = False
     for line in tree.body:
-        if isinstance(line, ast.ClassDef) and set(_methods(line)) & where.names:
+        if isinstance(line, ast.ClassDef) and set(_methods(line)) & where.names and \
+                not (whole_classes and where.classes and line.name not in where.classes):
+            kept = True
             for method in line.body:
-                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name not in where.names:
+                if not whole_classes and isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                        and method.name not in where.names:
                     cut.update(_span(method))
-        elif not (isinstance(line, (ast.FunctionDef, ast.AsyncFunctionDef)) and line.name in where.names):
+        elif isinstance(line, (ast.FunctionDef, ast.AsyncFunctionDef)) and line.name in where.names:
+            kept = True
+        else:
             top.update(_span(line))
+    if whole_classes and not kept:
+        return NOTHING
     first = _first_indent(text) if top else -1
     if first != -1:  # never the statement holding the first indented line
         top -= next((set(_span(line)) for line in tree.body if first is not None and line.lineno <= first <= line.end_lineno),
