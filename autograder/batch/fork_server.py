@@ -43,6 +43,11 @@ def started() -> tuple[Server | None, int]:
     """A pool's running server and its pid; (None, this process's pid) where the workers are spawned instead: not
     wanted, or a server that could not be started (no folder for its socket)."""
     if wanted():
+        from autograder.batch import early_server
+
+        server = early_server.take()  # the CLI's, started as the command did (early_server.py)
+        if server is not None:
+            return server, server._forkserver_pid
         server = Server()
         try:
             return server, server.start()

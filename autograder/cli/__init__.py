@@ -118,11 +118,22 @@ def _grade(args) -> int:
         raise UsageError("--task and --format are for one submission; a class run writes every format into --out")
     if args.student:
         raise UsageError("--student is for one submission; a class run finds each student's id in the download")
+    _start_pool_server(args)
     run_batch_command = _instructors("grade --out").run_batch_command
     rubric = _instructors_rubric(args)
     _warn_public_seed(rubric)
     return run_batch_command(args.path, args.out, args.workers, args.regrade, rubric,
                              shard=args.shard, executor=args.executor, roster=args.roster)
+
+
+def _start_pool_server(args) -> None:
+    """A class run that grades everything in a pool: its workers' server starts now, importing the kit beside this
+    process's imports (batch/early_server.py). Not in a student's handout (no batch package there)."""
+    try:
+        from autograder.batch import early_server
+    except ImportError:
+        return
+    early_server.start(args.out, regrade=args.regrade, executor=args.executor)
 
 
 def _warn_public_seed(rubric) -> None:  # grade, once on stderr (an unset seed stops grading with its own line)
