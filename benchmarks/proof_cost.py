@@ -114,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
         store = GoldenStore(cache_dir=Path(tmp) / "cache")
         for m in made:  # the goldens computed, everything imported and warm
             grade_path(m.path, rubric=rubric, include_hidden=True, store=store, name=m.student)
+        import gc
+
+        gc.freeze()  # as a batch worker keeps what it imported and warmed out of its collections (worker.py)
         totals: dict[str, float] = {}
         per: dict[str, list[float]] = {p: [] for p in PARTS}
         instrument(totals)

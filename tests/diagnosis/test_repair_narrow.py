@@ -207,3 +207,15 @@ def test_does_a_narrowed_file_keep_the_indent_and_line_ending_libcst_reads_first
     whole, kept = cst.parse_module(text), cst.parse_module(part.text if part else text)
     assert (kept.default_indent, kept.default_newline) == (whole.default_indent, whole.default_newline)
     assert part is None or narrow.put_back(part, part.text) == text
+
+
+def test_is_a_class_no_repair_looks_into_cut_but_for_its_header_and_the_first_indented_line():
+    """Repairing MLP in a student's one file whose first indented line is in Value: Value's header and that line
+    stay (LibCST reads the indent there), Neuron and Layer go whole (the scope names MLP), and the repair of the
+    narrowed text is the whole file's."""
+    text = _one_file(SOLUTION)["engine.py"]
+    part = narrow.narrowed(text, Scope(frozenset({"__init__", "__call__"}), frozenset({"MLP"})))
+    assert "class Value" in part.text and "def __add__" not in part.text and "def backward" not in part.text
+    assert "class Neuron" not in part.text and "class Layer" not in part.text and "class MLP" in part.text
+    assert len(part.text) < len(text) / 4
+    assert narrow.put_back(part, part.text) == text

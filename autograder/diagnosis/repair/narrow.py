@@ -1,20 +1,23 @@
 """A student's file narrowed to what a repair looks at, and the repaired text put back into the whole file.
 
 LibCST builds a Python object for every node it parses, visits and prints (~10 ms of CPU for a 5 KB
-engine.py), and an operation's repair looks into one method of `Value`. So the methods of a class holding
-the task's scope that are outside that scope are left out of the text LibCST parses (their lines cut; the
-comments and blank lines between methods kept), the repair runs on what is left, and the lines it changed
-are put back between the cut ones: the same text a repair of the whole file writes. Only for a repair that
-looks at nothing but the scope's functions (not a class as a whole: `leave_class`; not `everywhere`); where
-the lines it changed touch a cut (the side of it they belong on is not known), nothing is put back and the
-whole file is repaired instead. A repair that reads a class as a whole (`leave_class` alone: the reflected method
-added after the operation's, Neuron's __call__ mended from what its __init__ keeps) is given the top-level classes
-holding one of the scope's functions (of the scope's classes, where it names them) whole, uncut; a file with none
-is not its to mend (`NOTHING`). The top-level statements that hold none of the scope's functions are cut too (a
-repair visits only those that do: apply._visit), but for the one holding the file's first indented line, and
-not where that would change the file's first line ending (LibCST writes new lines with the indent and the line
-ending it reads first in the text it parses). Text only, read with the standard library's `ast` and `tokenize`
-(the first tokens only): nothing of it runs.
+engine.py), and an operation's repair looks into one method of `Value`. So LibCST is given only what the repair
+looks at, and the lines it changed are put back between the cut ones: the same text a repair of the whole file
+writes.
+- A repair that looks at nothing but the scope's functions: the methods outside the scope are cut from the
+  top-level classes holding one of its functions (the comments and blank lines between methods kept).
+- A repair that reads a class as a whole (`leave_class` alone: the reflected method added after the
+  operation's, Neuron's __call__ mended from what its __init__ keeps): those classes are kept whole.
+- Where the scope names its classes (Neuron's __call__, not any class's), the other classes are cut whole: a
+  repair looks into a scope's function only in those classes.
+- The top-level statements that hold none of the scope's functions are cut too (a repair visits only those that
+  do: apply._visit), but for the one holding the file's first indented line, and not where that would change
+  the file's first line ending (LibCST writes new lines with the indent and the line ending it reads first in
+  the text it parses).
+- A file with none of the scope's classes or functions is no repair's to mend (`NOTHING`): it is not parsed.
+A repair that looks `everywhere` (or overrides more than `leave_class`) is made on the whole files; so is any
+whose changed lines touch a cut (the side of it they belong on is not known). Text only, read with the standard
+library's `ast` and `tokenize` (the first tokens only): nothing of it runs.
 """
 from __future__ import annotations
 
@@ -52,7 +55,7 @@ def narrows_to_classes(repair: type) -> bool:
                                          for name in _WHOLE if name != "leave_class")
 
 
-NOTHING = object()  # narrowed(..., whole_classes=True): no class or function of the scope in the file
+NOTHING = object()  # narrowed(): no class or function of the scope in the file
 
 
 def lines(text: str) -> list[str]:
@@ -71,10 +74,11 @@ def defined(texts: list[str], name: str) -> bool | None:
 
 
 def narrowed(text: str, where: Scope, whole_classes: bool = False):
-    """The text with the methods outside `where` cut from the top-level classes holding one of its functions, and
-    the top-level statements holding none cut too (None: a text `ast` can't read, or nothing to cut).
-    whole_classes: those classes (of where.classes, where it names some) kept whole, and the rest cut; NOTHING
-    where the text holds none of them and no function of the scope."""
+    """The text with the methods outside `where` cut from the top-level classes holding one of its functions (of
+    where.classes, where it names some), and the top-level statements holding none cut too (None: a text `ast`
+    can't read, or nothing to cut).
+    whole_classes: those classes kept whole. NOTHING where the text holds none of them and no function of the
+    scope: nothing there for a repair to mend."""
     tree = _tree(text)
     if tree is None:
         return None
@@ -83,7 +87,7 @@ def narrowed(text: str, where: Scope, whole_classes: bool = False):
     kept = False
     for line in tree.body:
         if isinstance(line, ast.ClassDef) and set(_methods(line)) & where.names and \
-                not (whole_classes and where.classes and line.name not in where.classes):
+                not (where.classes and line.name not in where.classes):
             kept = True
             for method in line.body:
                 if not whole_classes and isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) \
@@ -93,16 +97,30 @@ def narrowed(text: str, where: Scope, whole_classes: bool = False):
             kept = True
         else:
             top.update(_span(line))
-    if whole_classes and not kept:
+    if not kept:
         return NOTHING
     first = _first_indent(text) if top else -1
-    if first != -1:  # never the statement holding the first indented line
-        top -= next((set(_span(line)) for line in tree.body if first is not None and line.lineno <= first <= line.end_lineno),
-                    set())
+    if first != -1:  # never the first indented line: LibCST writes the lines a repair adds with its indent
+        _keep_line(tree, first, cut, top)
         found = _cut(lines(text), cut | top) if top else None
         if found is not None and _newline(found.text) == _newline(text):
             return found
     return _cut(lines(text), cut) if cut else None
+
+
+def _keep_line(tree: ast.Module, first: int | None, cut: set[int], top: set[int]) -> None:
+    """The statement holding line `first` (from 1) taken out of the cuts: a top-level statement whole, but of a
+    class that is cut (no repair looks into it) only its header and the statement holding the line."""
+    holder = next((line for line in tree.body if first is not None and line.lineno <= first <= line.end_lineno), None)
+    if holder is None:
+        return
+    inner = next((s for s in getattr(holder, "body", ()) if s.lineno <= first <= s.end_lineno), None)
+    if first - 1 in top:
+        top -= set(_span(holder))
+        if isinstance(holder, ast.ClassDef) and inner is not None:
+            top.update(n for s in holder.body if s is not inner for n in _span(s))
+    elif first - 1 in cut and inner is not None:  # in a method cut from a class kept
+        cut -= set(_span(inner))
 
 
 def _cut(all_lines: list[str], cut: set[int]) -> Narrowed:
