@@ -39,15 +39,13 @@ def wanted() -> bool:
     return sys.platform == "linux" and reduction.HAVE_SEND_HANDLE and os.environ.get(ENV, "").strip() != "spawn"
 
 
-def started() -> tuple[Server | None, int]:
+def started(early: Server | None = None) -> tuple[Server | None, int]:
     """A pool's running server and its pid; (None, this process's pid) where the workers are spawned instead: not
-    wanted, or a server that could not be started (no folder for its socket)."""
+    wanted, or a server that could not be started (no folder for its socket). early: one started already, as the
+    command did (early_server.py)."""
+    if early is not None:
+        return early, early._forkserver_pid
     if wanted():
-        from autograder.batch import early_server
-
-        server = early_server.take()  # the CLI's, started as the command did (early_server.py)
-        if server is not None:
-            return server, server._forkserver_pid
         server = Server()
         try:
             return server, server.start()

@@ -34,7 +34,7 @@ from autograder.config import Rubric
 from autograder.report.model import Report
 from autograder.variants.model import Variant
 from autograder.batch.confirm_trace import trace, trace_waits
-from autograder.batch import fork_server
+from autograder.batch import early_server, fork_server
 from autograder.batch.confirmer import Confirmer, confirming
 from autograder.batch.sigint import sigint_blocked, sigint_deferred
 from autograder.batch.worker import GradeOne, grade_job, grade_started, rubric_fields, start_worker
@@ -135,7 +135,7 @@ class _Pool:
         # the workers forked from a server of the pool's own that imported the kit once (fork_server.py; their
         # parent, that they die with, is the server), or each spawned
         with sigint_blocked():  # the server and the workers are born deaf to Ctrl-C
-            self.server, parent = fork_server.started()
+            self.server, parent = fork_server.started(early_server.take())
         context = fork_server.Context(self.server) if self.server else multiprocessing.get_context("spawn")
         self.slots = context.RawArray("q", width)   # per worker: the seq of the job it started (0: none yet)
         self.taken = context.Value("i", 0)          # how many workers have taken a slot
