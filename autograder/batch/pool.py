@@ -58,7 +58,8 @@ OnDone = Callable[[Job, "Report | None", "str | None"], None]
 def grade_parallel(jobs: Iterable[Job], *, workers: int, grade_one: GradeOne, rubric: Rubric,
                    on_done: OnDone, meanwhile: Callable[[], None] | None = None) -> None:
     """Grade every job; call on_done(job, report, None) or on_done(job, None, why) for each.
-    meanwhile: called once the first pool's workers are starting, before any job is handed over."""
+    meanwhile: called once, while the first pool's workers (or their server) get ready, before any job is handed
+    over."""
     pending = deque(jobs)
     fields = rubric_fields(rubric)
     if not pending:
@@ -141,9 +142,26 @@ class _Pool:
         self.taken = context.Value("i", 0)          # how many workers have taken a slot
         self.executor = ProcessPoolExecutor(max_workers=width, mp_context=context, initializer=start_worker,
                                             initargs=(self.slots, self.taken, grade_one, fields, parent, spare_cpu))
+        self.width = width
+
+    def start(self) -> None:
+        """Every worker started: they warm from now on. Forked from a server, a start waits until the server has
+        imported the kit."""
         with sigint_blocked():
-            for _ in range(width):  # each submit starts a worker (spawned lazily): all start warming now
+            for _ in range(self.width):  # each submit starts a worker (spawned lazily)
                 self.executor.submit(int)
+
+    def start_beside(self, meanwhile: Callable[[], None] | None) -> None:
+        """start(), and what the caller prepares meanwhile done while the workers (or their server) get ready:
+        first where the workers wait for a server still importing (a start would only wait), after the start
+        where they are spawned (each then imports on its own)."""
+        if self.server is not None and meanwhile is not None:
+            meanwhile()
+            self.start()
+            return
+        self.start()
+        if meanwhile is not None:
+            meanwhile()
 
     def close(self) -> None:
         """The fork server ended, once the workers are (or are being) stopped."""
@@ -174,8 +192,7 @@ def _graded(pool: _Pool, pending: deque[Job], width: int, grade_one: GradeOne, f
     broken: list[tuple[Job, int]] = []
     seqs = itertools.count(1)
     try:
-        if meanwhile is not None:
-            meanwhile()
+        pool.start_beside(meanwhile)
         _fill(pool.executor, pending, running, width, broken, grade_one, fields, seqs)
         while running:
             done, _ = wait({*running, *confirming.futures}, return_when=FIRST_COMPLETED)

@@ -35,7 +35,7 @@ from autograder.batch.progress import progress_bar
 from autograder.batch.regrade import LastClass, class_order, kept_students
 from autograder.batch.regrade_changes import say_changes
 from autograder.batch.store import BatchRow, Store
-from autograder.batch.unchanged import EarlyFiles, prepare_renderers
+from autograder.batch.unchanged import EarlyFiles, prepare_class_files, prepare_renderers
 from autograder.batch.worker import GradeOne, grade_hidden, hidden_courses, prepare_hidden
 from autograder.config import Rubric
 from autograder.errors import UserError
@@ -180,6 +180,8 @@ def grade_rows(entries: Sequence[Entry], store: Store, *, rubric: Rubric, worker
             read_store()
         if todo and grade_one is grade_hidden:
             prepare_hidden(hidden_courses(rubric))  # a rubric without a hidden seed: a ConfigError, once
+        if todo and on_row is not None and everything:  # the whole class: what its files need at the end, now
+            prepare_class_files()
         if todo and on_row is not None and not everything:  # a rerun: what it writes after grading, ready now
             prepare_renderers()
             if on_reused is not None:
