@@ -261,7 +261,8 @@ def compare(folder: Path, tmp: Path, env: dict, repeats: int = 3, workers: int =
                 raise SystemExit(f"floor.compare: {' '.join(argv)} exited {done.returncode}:\n{done.stderr[-3000:]}")
             runs[label].append(cpu / count * 1000)
     medians = {label: statistics.median(values) for label, values in runs.items()}
-    return {"count": count, "repeats": repeats, "how": how, "runs": runs,
+    turns = [kit / floor for kit, floor in zip(runs["kit"], runs["floor"])]  # each turn's runs side by side
+    return {"count": count, "repeats": repeats, "how": how, "runs": runs, "turn_ratios": turns,
             "kit_ms": medians["kit"], "floor_ms": medians["floor"], "floor_batched_ms": medians["floor, batched"],
             "kit_rate": count / medians["kit wall"], "ratio": medians["kit"] / medians["floor"]}
 
@@ -275,6 +276,8 @@ def lines(found: dict, goal: float = 1.5) -> list[str]:
         f"  floor (one round trip a case):          {found['floor_ms']:6.1f} ms",
         f"  floor without the per-case round trips: {found['floor_batched_ms']:6.1f} ms",
         f"  kit/floor CPU ratio: {found['ratio']:.2f} (goal {goal:g})",
+        f"  (turn by turn, each kit run against the floor run beside it: "
+        f"{' '.join(f'{r:.2f}' for r in found.get('turn_ratios', ()))})",
     ]
 
 
