@@ -269,7 +269,8 @@ def main(argv: list[str] | None = None) -> int:
         print("  walls " + " ".join(f"{x:.2f}" for x in result["walls"]) + "; CPUs " +
               " ".join(f"{x:.2f}" for x in result["cpus"]))
     else:
-        result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=False if args.no_cprofile else "cpu" if args.cpu_clock else True,
+        profiling = False if args.no_cprofile else "cpu" if args.cpu_clock else True
+        result = run(args.count, args.workers, args.seed, args.top, args.pstats, profiling=profiling,
                      endless=not args.no_endless)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

@@ -52,10 +52,11 @@ def _counted_prove():
     repair.prove = prove
 
 
-_GC = {"cpu": 0.0, "started": 0.0}  # the collector's CPU in this worker so far (its own thread's: gc.callbacks)
+_GC = {"cpu": 0.0, "started": 0.0, "timed": False}  # the collector's CPU in this worker so far (gc.callbacks)
 
 
 def _timed_collector() -> None:
+    """The collector's CPU added to _GC from now on (once a process)."""
     import gc
     import time
 
@@ -64,8 +65,9 @@ def _timed_collector() -> None:
             _GC["started"] = time.thread_time()
         else:
             _GC["cpu"] += time.thread_time() - _GC["started"]
-    if timed.__qualname__ not in {getattr(c, "__qualname__", "") for c in gc.callbacks}:
+    if not _GC["timed"]:
         gc.callbacks.append(timed)
+        _GC["timed"] = True
 
 
 def profiler(cpu: bool) -> cProfile.Profile:

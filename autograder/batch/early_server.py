@@ -19,9 +19,8 @@ import os
 import threading
 from pathlib import Path
 
-from autograder.batch import fork_server
+from autograder.batch import STORE_NAME, fork_server
 
-STORE_NAME = "gradebook.sqlite"  # batch/run.py's (not imported here: the CLI imports this first)
 _EARLY: list[tuple[fork_server.Server, int]] = []  # the server started early, and the thread that started it
 
 

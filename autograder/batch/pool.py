@@ -155,13 +155,12 @@ class _Pool:
         """start(), and what the caller prepares meanwhile done while the workers (or their server) get ready:
         first where the workers wait for a server still importing (a start would only wait), after the start
         where they are spawned (each then imports on its own)."""
-        if self.server is not None and meanwhile is not None:
-            meanwhile()
+        if self.server is None:
             self.start()
-            return
-        self.start()
         if meanwhile is not None:
             meanwhile()
+        if self.server is not None:
+            self.start()
 
     def close(self) -> None:
         """The fork server ended, once the workers are (or are being) stopped."""

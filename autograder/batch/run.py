@@ -31,6 +31,7 @@ from autograder.batch.keys import GradeKey, grade_keys
 from autograder.batch.known_contents import content_digests
 from autograder.batch.outputs import OutputFiles, Written
 from autograder.batch.pool import Job
+from autograder.batch import STORE_NAME
 from autograder.batch.progress import progress_bar
 from autograder.batch.regrade import LastClass, class_order, kept_students
 from autograder.batch.regrade_changes import say_changes
@@ -43,7 +44,6 @@ from autograder.report.model import Report
 from autograder.variants.assign import with_variant
 from autograder.variants.ids import entry_variant
 
-STORE_NAME = "gradebook.sqlite"
 
 
 class BatchInputError(UserError, ValueError):

@@ -92,9 +92,9 @@ def prepare_renderers() -> None:
 
 
 def prepare_class_files() -> None:
-    """What writing the class's files imports and compiles (Pillow and its fonts for the histogram, the summary page's template),
-    done while the workers' server imports the kit: a class graded whole then ends with none of it (~45 ms of
-    CPU, on one CPU, once the last submission is graded)."""
+    """What writing the class's files imports and compiles (Pillow and its fonts for the histogram, the summary
+    page's template), done while the workers' server imports the kit: a class graded whole then ends with none of
+    it (~45 ms of CPU, on one CPU, once the last submission is graded)."""
     from PIL import Image, ImageDraw, PngImagePlugin  # noqa: F401  - report/histogram.py's
 
     from autograder.report import csv_report, histogram, summary_tally  # noqa: F401

@@ -141,7 +141,8 @@ def test_is_a_line_added_beside_a_cut_refused_rather_than_put_on_a_guessed_side(
 
 def test_is_a_repair_that_reads_a_whole_class_given_its_classes_uncut_and_one_that_reads_everywhere_the_whole_file():
     from autograder.diagnosis.repair import nn, nn_params, ops_wiring
-    assert not narrow.narrows(ops_wiring.AddReflectedMethod) and narrow.narrows_to_classes(ops_wiring.AddReflectedMethod)
+    reflected = ops_wiring.AddReflectedMethod
+    assert not narrow.narrows(reflected) and narrow.narrows_to_classes(reflected)
     assert not narrow.narrows(nn.AddBias) and narrow.narrows_to_classes(nn.AddBias)
     # everywhere: it reads how __init__ keeps the bias, wherever that is
     assert not narrow.narrows(nn_params.ListBias) and not narrow.narrows_to_classes(nn_params.ListBias)

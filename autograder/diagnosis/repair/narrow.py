@@ -45,7 +45,7 @@ class Narrowed:
 
 def narrows(repair: type) -> bool:
     """Whether the repair looks only into the scope's functions (and so may run on a narrowed file)."""
-    return not repair.everywhere and all(getattr(repair, name) is getattr(Repair, name) for name in _WHOLE)
+    return narrows_to_classes(repair) and repair.leave_class is Repair.leave_class
 
 
 def narrows_to_classes(repair: type) -> bool:
